@@ -1,0 +1,150 @@
+# C declarations from the model: the faces' prototypes (same text in both C ABIs, whose
+# headers give the type names their meaning) and the runtime's rt_<Name>() prototypes.
+
+RT_HANDLE_TYPE = {
+    'comm': 'rt_comm', 'group': 'rt_group', 'datatype': 'rt_type', 'request': 'rt_request', 'op': 'rt_op',
+    'errhandler': 'rt_errhandler', 'info': 'rt_info', 'win': 'rt_win', 'file': 'rt_file',
+    'session': 'rt_session', 'message': 'rt_message', 'keyval': 'rt_keyval',
+}
+RT_CLASS = {h: 'RT_CLASS_' + h.upper() for h in RT_HANDLE_TYPE}
+RT_CLASS['datatype'] = 'RT_CLASS_DATATYPE'
+
+# Procedures whose bodies are written by hand in each face (handle conversion between
+# languages and ABIs is the face's own business, so they have no runtime entry point).
+FACE_MANUAL_SUFFIXES = ('_c2f', '_f2c', '_toint', '_fromint', '_c2f08', '_f082c')
+RETURNS_WITH_RT = {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double',
+                   'DISPLACEMENT': 'rt_aint'}
+
+
+def face_manual(proc):
+    return proc.name.endswith(FACE_MANUAL_SUFFIXES) or proc.ret not in RETURNS_WITH_RT or not proc.in_c
+
+
+def c_base(p, large):
+    k = p.kind
+    if k.cls == 'function':
+        if k.poly and large:
+            return p.func_type + '_c *'
+        return (p.func_type + ' *') if p.func_type else k.c
+    if large and k.poly and k.c_large:
+        return k.c_large
+    return k.c
+
+
+def c_param(p, large):
+    """The parameter as the C binding declares it: 'const int X[]'."""
+    k, n = p.kind, p.name
+    base = c_base(p, large)
+    const = 'const ' if p.const else ''
+    if k.cls == 'varargs':
+        return '...'
+    if k.cls in ('buffer', 'c_pointer', 'attribute', 'extra_state') or base == 'void':
+        return '%svoid *%s' % (const if p.dir == 'in' else '', n)
+    if k.cls == 'function':
+        return '%s%s' % (base, n) if base.endswith('*') else '%s %s' % (base, n)
+    if k.cls == 'string':
+        return '%schar *%s' % ('const ' if p.dir == 'in' else '', n)
+    if k.cls == 'string_array':
+        return 'char *%s[]' % n
+    if k.cls == 'string_2darray':
+        return 'char **%s[]' % n
+    if k.cls == 'argv':
+        return 'char *%s[]' % n if (p.is_array and not p.pointer) else 'char ***%s' % n
+    if k.cls in ('status', 'f_status', 'f08_status'):
+        if p.is_array and k.cls == 'status':
+            return '%s %s[]' % (base, n)
+        return '%s%s *%s' % ('const ' if p.dir == 'in' else '', base, n)
+    if isinstance(p.length, list):
+        return '%s %s[][%s]' % (base, n, p.length[1])
+    if p.is_array:
+        return '%s%s %s[]' % (const if p.dir == 'in' else '', base, n)
+    if p.dir == 'in' or p.pointer is False:
+        return '%s%s %s%s' % (const if k.cls == 'int' and p.const else '', base, '*' if p.pointer else '', n)
+    return '%s *%s' % (base, n)
+
+
+def c_return(proc):
+    return {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double', 'DISPLACEMENT': 'MPI_Aint',
+            'ERROR_CLASS': 'int', 'KEY_INDEX': 'int', 'LOCATION_SMALL': 'MPI_Aint'}.get(
+        proc.ret, _handle_type_of_return(proc.ret))
+
+
+def _handle_type_of_return(kind):
+    if kind.startswith('F90_'):
+        return 'MPI_Fint'
+    return {'COMMUNICATOR': 'MPI_Comm', 'ERRHANDLER': 'MPI_Errhandler', 'FILE': 'MPI_File', 'GROUP': 'MPI_Group',
+            'INFO': 'MPI_Info', 'MESSAGE': 'MPI_Message', 'OPERATION': 'MPI_Op', 'REQUEST': 'MPI_Request',
+            'SESSION': 'MPI_Session', 'DATATYPE': 'MPI_Datatype', 'WINDOW': 'MPI_Win', 'NOTHING': 'void'}[kind]
+
+
+def c_params(proc, large):
+    ps = [c_param(p, large) for p in proc.c_params(large)]
+    return ', '.join(ps) if ps else 'void'
+
+
+def c_prototype(proc, name, large, prefix=''):
+    return '%s %s%s(%s)' % (c_return(proc), prefix, name, c_params(proc, large))
+
+
+# ---------------------------------------------------------------- runtime side
+
+def rt_scalar_type(p):
+    k = p.kind
+    if k.cls == 'handle':
+        return RT_HANDLE_TYPE[k.handle] + ' *'
+    if k.cls in ('aint',):
+        return 'rt_aint'
+    if k.cls == 'offset':
+        return 'rt_offset'
+    if k.cls == 'count':
+        if k.poly:
+            return 'rt_aint' if (k.c_large == 'MPI_Aint' or k.c == 'MPI_Aint' and k.c_large is None) else 'rt_count'
+        return 'rt_count'
+    if k.cls == 'double':
+        return 'double'
+    return 'int'
+
+
+def rt_param(p):
+    """The runtime's declaration of p (None when the runtime does not take it)."""
+    k, n = p.kind, p.name
+    if k.cls == 'varargs':
+        return None
+    if k.cls == 'handle':
+        t = RT_HANDLE_TYPE[k.handle]
+        if p.dir == 'in':
+            return '%s *const *%s' % (t, n) if p.is_array else '%s *%s' % (t, n)
+        return '%s **%s' % (t, n)
+    if k.cls == 'tool_handle':
+        return 'void *%s' % n if p.dir == 'in' else 'void **%s' % n
+    if k.cls in ('buffer',):
+        return '%svoid *%s' % ('const ' if p.dir == 'in' and p.const else '', n)
+    if k.cls in ('c_pointer', 'attribute', 'extra_state', 'f_status', 'f08_status'):
+        return 'void *%s' % n
+    if k.cls == 'string':
+        return '%schar *%s' % ('const ' if p.dir == 'in' else '', n)
+    if k.cls == 'string_array':
+        return 'char **%s' % n
+    if k.cls == 'string_2darray':
+        return 'char ***%s' % n
+    if k.cls == 'argv':
+        return 'char **%s' % n if (p.is_array and not p.pointer) else 'char ***%s' % n
+    if k.cls == 'status':
+        return '%srt_status *%s' % ('const ' if p.dir == 'in' else '', n)
+    if k.cls == 'function':
+        return 'rt_callback %s' % n
+    t = rt_scalar_type(p) if k.cls != 'fint_handle' else 'int'
+    if p.is_array:
+        return '%s%s *%s' % ('const ' if p.dir == 'in' else '', t, n)
+    if p.dir == 'in' or p.pointer is False:
+        return '%s %s' % (t, n)
+    return '%s *%s' % (t, n)
+
+
+def rt_params(proc):
+    ps = [d for d in (rt_param(p) for p in proc.c_params(True)) if d]
+    return ', '.join(ps) if ps else 'void'
+
+
+def rt_prototype(proc):
+    return '%s rt_%s(%s)' % (RETURNS_WITH_RT[proc.ret], proc.short, rt_params(proc))

@@ -1,0 +1,81 @@
+# Emits the runtime's generated half: its constants (numbered as in the standard ABI),
+# the table of predefined objects, the rt_<Name>() prototypes and their weak stubs.
+import cdecl
+from render import render
+
+INT_CTYPES = {'int', 'MPI_T_cb_safety', 'MPI_T_source_order'}
+NULL_HANDLES = {'MPI_COMM_NULL', 'MPI_DATATYPE_NULL', 'MPI_OP_NULL', 'MPI_GROUP_NULL', 'MPI_REQUEST_NULL',
+                'MPI_ERRHANDLER_NULL', 'MPI_INFO_NULL', 'MPI_MESSAGE_NULL', 'MPI_WIN_NULL', 'MPI_FILE_NULL',
+                'MPI_SESSION_NULL'}
+ERRHANDLER_OBJECT_CLASSES = ('comm', 'win', 'file', 'session')
+
+
+def rt_name(const_name):
+    return 'RT_' + const_name[4:]
+
+
+def int_constants(spec):
+    """Integer constants the runtime uses, valued as in the standard ABI."""
+    return [c for c in spec.constants
+            if c.c_type in INT_CTYPES and isinstance(c.abi, int) and not isinstance(c.abi, bool)
+            and c.category != 'C_PREPROCESSOR_CONSTANTS_FORTRAN_PARAMETERS']
+
+
+def builtins(spec):
+    """Predefined objects: one per distinct (handle class, value); aliases share one.
+    Returns [(id_name, class, [constant names])]."""
+    out, seen = [], {}
+    for c in spec.constants:
+        cls = c.handle
+        if c.category == 'ENV_INQ_AND_ATTR_KEYS' and c.name != 'MPI_KEYVAL_INVALID':
+            cls = 'keyval'
+        if cls is None or c.name in NULL_HANDLES:
+            continue
+        key = (cls, c.abi if c.abi is not None else c.name)
+        if key in seen:
+            seen[key][2].append(c.name)
+            continue
+        entry = ['RT_B_' + c.name[4:], cls, [c.name]]
+        seen[key] = entry
+        out.append(entry)
+    return out
+
+
+def builtin_id_of(spec):
+    """constant name -> builtin id name."""
+    return {n: e[0] for e in builtins(spec) for n in e[2]}
+
+
+def errobj_param(proc):
+    """The parameter whose object's error handler reports errors of proc, or None."""
+    for p in proc.c_params(True):
+        if p.kind.cls == 'handle' and p.kind.handle in ERRHANDLER_OBJECT_CLASSES and p.dir == 'in' \
+                and not p.is_array:
+            return p
+    return None
+
+
+def runtime_procedures(spec):
+    return [p for p in spec.procedures if not cdecl.face_manual(p)]
+
+
+def stub_return(proc):
+    return {'int': 'err', 'double': '0.0', 'rt_aint': '0'}[cdecl.RETURNS_WITH_RT[proc.ret]]
+
+
+def emit(spec):
+    procs = runtime_procedures(spec)
+    stubs = []
+    for p in procs:
+        used = [q.name for q in p.c_params(True) if cdecl.rt_param(q)]
+        eo = errobj_param(p)
+        stubs.append({'proto': cdecl.rt_prototype(p), 'name': p.name, 'used': used,
+                      'errobj': '(rt_obj *)%s' % eo.name if eo else 'NULL', 'ret': stub_return(p)})
+    bl = builtins(spec)
+    return {
+        'rt_consts.h': render('rt_consts.h.j2', consts=[(rt_name(c.name), c.abi, c.category) for c in int_constants(spec)],
+                              builtins=bl, rt_class=cdecl.RT_CLASS),
+        'rt_builtins.c': render('rt_builtins.c.j2', builtins=bl, rt_class=cdecl.RT_CLASS),
+        'rt_procs.h': render('rt_procs.h.j2', protos=[cdecl.rt_prototype(p) for p in procs]),
+        'rt_stubs.c': render('rt_stubs.c.j2', stubs=stubs),
+    }

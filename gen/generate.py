@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+# The generator: spec/ -> build/gen/. load -> validate -> model -> emitters -> thin templates.
+# Usage: generate.py SPEC_DIR OUT_DIR. Writes only into OUT_DIR; output is deterministic.
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model  # noqa: E402
+import emit_runtime  # noqa: E402
+import emit_c  # noqa: E402
+import emit_fortran  # noqa: E402
+import emit_abi  # noqa: E402
+import emit_testdata  # noqa: E402
+
+
+def write_all(out_dir, files):
+    """Writes each file, leaving unchanged ones untouched so make does not rebuild them."""
+    for rel, text in sorted(files.items()):
+        path = os.path.join(out_dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        try:
+            with open(path) as f:
+                if f.read() == text:
+                    continue
+        except OSError:
+            pass
+        with open(path + '.tmp', 'w') as f:
+            f.write(text)
+        os.replace(path + '.tmp', path)
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write('usage: generate.py SPEC_DIR OUT_DIR\n')
+        return 2
+    try:
+        spec = model.load(argv[1])
+    except model.SpecError as e:
+        sys.stderr.write('spec error: %s\n' % e)
+        return 1
+    files = {}
+    for emitter in (emit_runtime, emit_c, emit_fortran, emit_abi, emit_testdata):
+        files.update(emitter.emit(spec))
+    write_all(argv[2], files)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

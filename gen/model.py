@@ -1,0 +1,276 @@
+# Loads spec/, validates it and builds the typed model every emitter reads.
+# A spec error stops the generator with a message naming the record.
+import dataclasses
+import glob
+import json
+import os
+from typing import Optional
+
+HANDLE_CLASSES = ['comm', 'group', 'datatype', 'request', 'op', 'errhandler', 'info',
+                  'win', 'file', 'session', 'message', 'keyval']
+KIND_CLASSES = {'handle', 'tool_handle', 'fint_handle', 'buffer', 'c_pointer', 'attribute', 'extra_state',
+                'string', 'string_array', 'string_2darray', 'argv', 'status', 'f_status', 'f08_status',
+                'logical', 'function', 'varargs', 'int', 'aint', 'offset', 'count', 'double'}
+CHECKS = {None, 'nonneg', 'positive', 'rank', 'rank_nni', 'tag'}
+VERSIONS = {'1.0', '1.1', '1.2', '2.0', '2.1', '2.2', '3.0', '3.1', '4.0', '4.1', '5.0'}
+# Constant categories whose values are handles, and their handle class.
+HANDLE_CATEGORIES = {
+    'RESERVED_COMMUNICATORS': 'comm', 'GROUP_HANDLES': 'group', 'PREDEFINED_DATATYPES': 'datatype',
+    'OPT_DATATYPES_FORTRAN': 'datatype', 'REDUCTION_FUNC_DATATYPES_C': 'datatype',
+    'REDUCTION_FUNC_DATATYPES_FORTRAN': 'datatype', 'REMOVED_DATATYPES': 'datatype', 'COLLECTIVE_OPS': 'op',
+    'ERROR_SPECIFIERS': 'errhandler', 'ENV_INQ_INFO_KEY': 'info', 'MSG_HANDLES': 'message',
+}
+OTHER_HANDLES = {'MPI_Request': 'request', 'MPI_File': 'file', 'MPI_Session': 'session', 'MPI_Win': 'win'}
+
+
+class SpecError(Exception):
+    pass
+
+
+@dataclasses.dataclass
+class Kind:
+    name: str
+    c: str                       # C type in the plain call
+    c_large: Optional[str]       # C type in the _c call (large-count kinds only)
+    fortran: Optional[str]
+    cls: str                     # how faces treat it (see KIND_CLASSES)
+    handle: Optional[str] = None
+    map: Optional[str] = None    # rank | tag | undefined | error_code | enum:CAT | bits:CAT
+    check: Optional[str] = None
+
+    @property
+    def poly(self):
+        """Large-count kinds (the Forum's POLY prefix) take another C type in the _c call."""
+        return self.name.startswith('POLY')
+
+
+@dataclasses.dataclass
+class Param:
+    name: str
+    kind: Kind
+    dir: str                     # in | out | inout
+    length: object = None        # None, a name, '*', a number or [dim, dim]
+    const: bool = False
+    pointer: Optional[bool] = None
+    func_type: Optional[str] = None
+    optional: bool = False
+    large_only: bool = False
+    in_c: bool = True
+    in_fortran: bool = True
+
+    @property
+    def is_array(self):
+        return self.length is not None
+
+
+@dataclasses.dataclass
+class Procedure:
+    name: str
+    chapter: str
+    since: str
+    params: list
+    ret: str
+    deprecated_since: Optional[str] = None
+    removed_in: Optional[str] = None
+    replaced_by: Optional[str] = None
+    in_standard_abi: bool = True
+    large_count: bool = False
+    before_init: bool = False
+    in_c: bool = True
+    in_fortran: bool = True
+
+    @property
+    def short(self):
+        return self.name[4:]
+
+    def c_variants(self):
+        """(C name, large) for each C function this procedure gives: itself and its _c twin."""
+        out = [(self.name, False)]
+        if self.large_count:
+            out.append((self.name + '_c', True))
+        return out
+
+    def c_params(self, large):
+        return [p for p in self.params if p.in_c and (large or not p.large_only)]
+
+
+@dataclasses.dataclass
+class CallbackType:
+    name: str
+    params: list
+    ret: str
+    large_count: bool = False
+    in_standard_abi: bool = True
+
+
+@dataclasses.dataclass
+class Constant:
+    name: str
+    category: str
+    c_type: Optional[str]
+    fortran_type: Optional[str]
+    abi: object                  # value in the MPI-5.0 standard ABI (None: not in it)
+    mpich: object                # value in the MPICH ABI, {'symbol': s} for extern objects, None: absent
+    mpich_fortran: object = None
+    in_standard_abi: bool = True
+    removed_in: Optional[str] = None
+    mpich_assigned: bool = False
+
+    @property
+    def handle(self):
+        if self.category in HANDLE_CATEGORIES:
+            return HANDLE_CATEGORIES[self.category]
+        if self.category == 'OTHER_HANDLES':
+            return OTHER_HANDLES[self.c_type]
+        return None
+
+
+@dataclasses.dataclass
+class Spec:
+    kinds: dict
+    procedures: list
+    callbacks: list
+    predefined_callbacks: list
+    constants: list
+
+    def procedure(self, name):
+        return self._by_name[name]
+
+    def chapters(self):
+        return sorted({p.chapter for p in self.procedures})
+
+    def constants_in(self, category):
+        return [c for c in self.constants if c.category == category]
+
+
+def _load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise SpecError('%s: %s' % (path, e))
+
+
+def _version(rec, field, where):
+    v = rec.get(field)
+    if v is not None and v not in VERSIONS:
+        raise SpecError('%s: %s = %r is not an MPI version' % (where, field, v))
+    return v
+
+
+def _params(raw, kinds, where):
+    out = []
+    for p in raw:
+        kname = p.get('kind')
+        if kname not in kinds:
+            raise SpecError('%s: parameter %r has unknown kind %r' % (where, p.get('name'), kname))
+        if p.get('dir') not in ('in', 'out', 'inout'):
+            raise SpecError('%s: parameter %r has direction %r' % (where, p.get('name'), p.get('dir')))
+        out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
+                         const=p.get('const', False), pointer=p.get('pointer'), func_type=p.get('func_type'),
+                         optional=p.get('optional', False), large_only=p.get('large_only', False),
+                         in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
+    return out
+
+
+def load(spec_dir):
+    kinds = {}
+    for name, k in _load_json(os.path.join(spec_dir, 'kinds.json')).items():
+        where = 'kinds.json: %s' % name
+        if k.get('class') not in KIND_CLASSES:
+            raise SpecError('%s: unknown class %r' % (where, k.get('class')))
+        if k.get('check') not in CHECKS:
+            raise SpecError('%s: unknown check %r' % (where, k.get('check')))
+        if k['class'] == 'handle' and k.get('handle') not in HANDLE_CLASSES:
+            raise SpecError('%s: unknown handle class %r' % (where, k.get('handle')))
+        if 'c' not in k:
+            raise SpecError('%s: missing C type' % where)
+        kinds[name] = Kind(name=name, c=k['c'], c_large=k.get('c_large'), fortran=k.get('fortran'), cls=k['class'],
+                           handle=k.get('handle'), map=k.get('map'), check=k.get('check'))
+    kinds['NOTHING'] = Kind('NOTHING', 'void', None, None, 'int')
+
+    procedures = []
+    for path in sorted(glob.glob(os.path.join(spec_dir, 'procedures', '*.json'))):
+        chapter = os.path.splitext(os.path.basename(path))[0]
+        for r in _load_json(path):
+            where = '%s: %s' % (os.path.relpath(path, spec_dir), r.get('name', '?'))
+            for field in ('name', 'since', 'return', 'params'):
+                if field not in r:
+                    raise SpecError('%s: missing field %r' % (where, field))
+            if r['return'] not in kinds:
+                raise SpecError('%s: unknown return kind %r' % (where, r['return']))
+            params = _params(r['params'], kinds, where)
+            large = r.get('large_count', False)
+            if large != any(p.kind.poly for p in params):
+                raise SpecError('%s: large_count = %r disagrees with its parameter kinds' % (where, large))
+            procedures.append(Procedure(
+                name=r['name'], chapter=chapter, since=_version(r, 'since', where), params=params, ret=r['return'],
+                deprecated_since=_version(r, 'deprecated_since', where), removed_in=_version(r, 'removed_in', where),
+                replaced_by=r.get('replaced_by'), in_standard_abi=r.get('in_standard_abi', True), large_count=large,
+                before_init=r.get('before_init', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True)))
+    names = {}
+    for p in procedures:
+        if p.name in names:
+            raise SpecError('procedure %s is defined twice' % p.name)
+        names[p.name] = p
+    for p in procedures:
+        if p.replaced_by and p.replaced_by not in names:
+            raise SpecError('%s: replaced_by %s, which does not exist' % (p.name, p.replaced_by))
+        if p.in_standard_abi and p.deprecated_since and p.deprecated_since <= '3.1':
+            raise SpecError('%s: deprecated in %s, so it cannot be in the standard ABI' % (p.name, p.deprecated_since))
+
+    cb = _load_json(os.path.join(spec_dir, 'callbacks.json'))
+    callbacks = []
+    for r in cb['callback_types']:
+        where = 'callbacks.json: %s' % r['name']
+        callbacks.append(CallbackType(name=r['name'], params=_params(r['params'], kinds, where), ret=r['return'],
+                                      large_count=r.get('large_count', False),
+                                      in_standard_abi=r.get('in_standard_abi', True)))
+    cbnames = {c.name for c in callbacks}
+    predefined = cb['predefined_callbacks']
+    for p in predefined:
+        if p['type'] not in cbnames:
+            raise SpecError('callbacks.json: %s has unknown type %s' % (p['name'], p['type']))
+    for p in procedures:
+        for q in p.params:
+            if q.kind.cls == 'function' and q.func_type and q.func_type not in cbnames:
+                raise SpecError('%s: parameter %s has unknown callback type %s' % (p.name, q.name, q.func_type))
+
+    constants = []
+    seen = set()
+    for r in _load_json(os.path.join(spec_dir, 'constants.json')):
+        where = 'constants.json: %s' % r.get('name', '?')
+        for field in ('name', 'category', 'abi', 'mpich'):
+            if field not in r:
+                raise SpecError('%s: missing field %r' % (where, field))
+        if r['name'] in seen:
+            raise SpecError('%s: defined twice' % where)
+        seen.add(r['name'])
+        c = Constant(name=r['name'], category=r['category'], c_type=r.get('c_type'), fortran_type=r.get('fortran_type'),
+                     abi=r['abi'], mpich=r['mpich'], mpich_fortran=r.get('mpich_fortran'),
+                     in_standard_abi=r.get('in_standard_abi', True), removed_in=_version(r, 'removed_in', where),
+                     mpich_assigned=r.get('mpich_assigned', False))
+        if c.in_standard_abi and c.abi is None:
+            raise SpecError('%s: in the standard ABI but has no value there' % where)
+        constants.append(c)
+    _check_collisions(constants)
+    spec = Spec(kinds, procedures, callbacks, predefined, constants)
+    spec._by_name = names
+    return spec
+
+
+def _check_collisions(constants):
+    """Handles of one class, and error classes, must have distinct values in each ABI."""
+    for abi in ('abi', 'mpich'):
+        groups = {}
+        for c in constants:
+            key = c.handle or ('error' if c.category == 'ERROR_CLASSES' else None)
+            v = getattr(c, abi)
+            if key is None or not isinstance(v, int):
+                continue
+            groups.setdefault((key, v), []).append(c.name)
+        for (key, v), names in groups.items():
+            aliases = {'MPI_LONG_LONG', 'MPI_LONG_LONG_INT', 'MPI_C_COMPLEX', 'MPI_C_FLOAT_COMPLEX',
+                       'MPI_MESSAGE_NULL', 'MPI_INTEGER16', 'MPI_DATATYPE_NULL'}
+            if len(names) > 1 and not set(names) <= aliases:
+                raise SpecError('constants %s share the value %s in the %s ABI' % (', '.join(names), v, abi))

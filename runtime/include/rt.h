@@ -1,0 +1,133 @@
+/* rt.h — the runtime's API, the only header the faces include from runtime/.
+ * ABI-neutral: runtime objects, runtime error codes and constants, never a face's handle or value. */
+#ifndef RT_H
+#define RT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int64_t rt_count;   /* element counts and byte counts, large-count wide */
+typedef intptr_t rt_aint;   /* addresses and displacements */
+typedef int64_t rt_offset;  /* file offsets */
+
+/* ------------------------------------------------------------ objects */
+
+enum rt_class {
+    RT_CLASS_NONE = 0,
+    RT_CLASS_COMM, RT_CLASS_GROUP, RT_CLASS_DATATYPE, RT_CLASS_REQUEST, RT_CLASS_OP,
+    RT_CLASS_ERRHANDLER, RT_CLASS_INFO, RT_CLASS_WIN, RT_CLASS_FILE, RT_CLASS_SESSION,
+    RT_CLASS_MESSAGE, RT_CLASS_KEYVAL,
+    RT_CLASS_COUNT
+};
+
+#define RT_OBJ_MAGIC 0x53594f42u /* "SYOB": a live runtime object */
+
+/* Every runtime object starts with this header. The faces read it to encode handles:
+ * `index` is the object's slot in the table of its class (stable while it lives). */
+typedef struct rt_obj {
+    uint32_t magic;    /* RT_OBJ_MAGIC while alive, 0 once destroyed */
+    uint8_t cls;       /* enum rt_class */
+    uint8_t builtin;   /* 1 for predefined objects (never freed) */
+    uint16_t subkind;  /* keyvals: the rt_class of the objects they attach to; else 0 */
+    int32_t index;     /* slot in the class table; for builtins, the rt_builtin_id */
+    int refs;          /* reference count (see DESIGN: pending operations hold references) */
+} rt_obj;
+
+typedef struct rt_comm rt_comm;
+typedef struct rt_group rt_group;
+typedef struct rt_type rt_type;
+typedef struct rt_request rt_request;
+typedef struct rt_op rt_op;
+typedef struct rt_errhandler rt_errhandler;
+typedef struct rt_info rt_info;
+typedef struct rt_win rt_win;
+typedef struct rt_file rt_file;
+typedef struct rt_session rt_session;
+typedef struct rt_message rt_message;
+typedef struct rt_keyval rt_keyval;
+
+/* A status as the runtime fills it; faces copy it into their own MPI_Status layout. */
+typedef struct rt_status {
+    int source;
+    int tag;
+    int error;        /* runtime error code */
+    int cancelled;
+    rt_count count;   /* bytes received */
+} rt_status;
+
+/* ------------------------------------------------------------ faces and callbacks */
+
+typedef void (*rt_fn)(void);
+struct rt_face;
+
+/* A user function together with the face (language and ABI) it was registered through. */
+typedef struct rt_callback {
+    rt_fn fn;
+    const struct rt_face *face;
+    unsigned flags;   /* RT_CB_* */
+} rt_callback;
+#define RT_CB_LARGE 1u    /* registered through a large-count (_c) procedure */
+#define RT_CB_FORTRAN 2u  /* a Fortran procedure: arguments by reference, Fortran types */
+
+#define RT_FACE_VERSION 1
+/* What the runtime needs from a face to call user code. Methods valid for version >= 1:
+ * call_errhandler: call cb (an error handler for objects of class obj->cls) with the face's
+ *   handle for obj and the face's value of the runtime error code `code`. */
+typedef struct rt_face {
+    int version;
+    const char *name;
+    void (*call_errhandler)(const rt_callback *cb, rt_obj *obj, int code);
+} rt_face;
+
+/* ------------------------------------------------------------ builtins and tables */
+
+#include "rt_consts.h" /* generated from the spec: RT_ERR_*, RT_ANY_SOURCE, enum rt_builtin_id */
+
+/* rt_builtins[id] is the predefined object `id` (enum rt_builtin_id); valid from library
+ * load on, before MPI_Init and after MPI_Finalize. Null handles have no object (NULL). */
+extern rt_obj *rt_builtins[RT_NBUILTINS];
+
+/* The live object of class `cls` at table slot `index`, or NULL if there is none. */
+rt_obj *rt_obj_lookup(int cls, int32_t index);
+
+/* 1 if p points at a live runtime object of class cls (p may be any non-NULL pointer
+ * that a user passed as a handle: only the header is read). */
+int rt_obj_is(const void *p, int cls);
+
+/* ------------------------------------------------------------ lifecycle and errors */
+
+enum rt_state { RT_STATE_PRE_INIT = 0, RT_STATE_INITIALIZED, RT_STATE_FINALIZED };
+int rt_state(void);
+
+/* Sentinel buffer values the faces map MPI_IN_PLACE / MPI_BUFFER_AUTOMATIC to. */
+#define RT_IN_PLACE ((void *)(intptr_t)-1)
+#define RT_BUFFER_AUTOMATIC ((void *)(intptr_t)-2)
+
+/* Error codes >= RT_ERR_DYNAMIC_BASE are user classes/codes or error instances;
+ * every face passes them through unchanged. */
+#define RT_ERR_DYNAMIC_BASE 0x4000
+#define RT_ERRINST_BIT 0x10000000
+
+/* Raise an error of class `cls` on `obj` (NULL: not tied to a live object, so MPI_COMM_SELF;
+ * before MPI_Init or after MPI_Finalize: fatal). `fn` names the MPI procedure; the message
+ * is formatted from fmt. Records the message, calls the object's error handler (which may
+ * not return) and returns the error code to hand back to the user. */
+int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Checks that MPI is initialized and not finalized; otherwise a fatal error naming fn. */
+int rt_require_init(const char *fn);
+
+/* The class of any runtime error code (predefined, user-defined or instance). */
+int rt_error_class_of(int code);
+
+/* Size of comm's local group, for the faces' rank checks; -1 if comm is not usable. */
+int rt_comm_size_of(const rt_comm *comm);
+int rt_comm_remote_size_of(const rt_comm *comm); /* 0 for intra-communicators */
+
+/* ------------------------------------------------------------ entry points */
+
+#include "rt_procs.h" /* generated: one rt_<Name>() per MPI procedure of the spec */
+
+#endif

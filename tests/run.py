@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+# Switchyard test runner: runs the tests listed in tests/testlist, each in its
+# own process group with a timeout, and prints "N passed, M failed[, K skipped]".
+import argparse
+import concurrent.futures
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FACES = ("c", "fortran", "abi", "sh")
+
+
+class Test:
+    def __init__(self, name, nprocs, face, env, timeout, expect_exit, expect_stderr):
+        self.name, self.nprocs, self.face = name, nprocs, face
+        self.env, self.timeout = env, timeout
+        self.expect_exit, self.expect_stderr = expect_exit, expect_stderr
+
+
+def parse_testlist(path):
+    """Return the list of Test objects in path; exit 2 on a malformed line."""
+    tests = []
+    with open(path) as f:
+        for lineno, raw in enumerate(f, 1):
+            words = raw.split("#", 1)[0].split()
+            if not words:
+                continue
+            def bad(msg):
+                sys.exit(f"{path}:{lineno}: {msg}")
+            if len(words) < 3:
+                bad("expected: name nprocs face [KEY=VALUE ...]")
+            name, nprocs, face = words[:3]
+            if not nprocs.isdigit() or int(nprocs) < 1:
+                bad(f"bad nprocs '{nprocs}'")
+            if face not in FACES:
+                bad(f"bad face '{face}' (one of {', '.join(FACES)})")
+            env, timeout, expect_exit, expect_stderr = {}, 60.0, 0, []
+            for kv in words[3:]:
+                key, sep, value = kv.partition("=")
+                if not sep or not key:
+                    bad(f"expected KEY=VALUE, got '{kv}'")
+                try:
+                    if key == "timeout":
+                        timeout = float(value)
+                    elif key == "expect_exit":
+                        expect_exit = int(value)
+                    elif key == "expect_stderr":
+                        expect_stderr.append(value.replace("%20", " "))
+                    else:
+                        env[key] = value
+                except ValueError:
+                    bad(f"bad value in '{kv}'")
+            tests.append(Test(name, int(nprocs), face, env, timeout,
+                              expect_exit, expect_stderr))
+    return tests
+
+
+def kill_group(proc):
+    """End the test's process group: SIGTERM, then SIGKILL what is left 2 s later."""
+    def signal_group(sig):  # False once the group is empty
+        proc.poll()  # reap the leader so that it does not count
+        try:
+            os.killpg(proc.pid, sig)
+            return True
+        except ProcessLookupError:
+            return False
+
+    if signal_group(signal.SIGTERM):
+        deadline = time.monotonic() + 2
+        while signal_group(0) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        signal_group(signal.SIGKILL)
+    proc.wait()
+
+
+def command_for(test, build):
+    """Return (argv, None) or (None, (status, reason)) when it cannot run."""
+    if test.face == "sh":
+        prog = os.path.join(ROOT, "tests", "sh", test.name + ".sh")
+        if not os.path.isfile(prog):
+            return None, ("FAIL", f"not found: tests/sh/{test.name}.sh")
+        argv = ["bash", prog]
+    else:
+        prog = os.path.join(build, "tests", test.face, test.name)
+        if not os.path.isfile(prog):
+            return None, ("FAIL", "not built")
+        argv = [prog]
+    if test.nprocs > 1:
+        mpiexec = os.path.join(build, "bin", "mpiexec")
+        if not os.path.isfile(mpiexec):
+            return None, ("SKIP", "needs mpiexec (not built yet)")
+        argv = [mpiexec, "-n", str(test.nprocs)] + argv
+    return argv, None
+
+
+def tail(data, n=20):
+    text = data.decode("utf-8", "replace")
+    return ["    " + line for line in text.splitlines()[-n:]]
+
+
+def run_test(test, build):
+    """Run one test; return (status, text of its report lines)."""
+    label = f"{test.name} [{test.face}]"
+    argv, early = command_for(test, build)
+    if early:
+        status, reason = early
+        return status, f"{status} {label}: {reason}"
+    env = dict(os.environ, BUILD=build, **test.env)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=out, stderr=err, start_new_session=True)
+        except OSError as e:
+            return "FAIL", f"FAIL {label}: cannot run: {e}"
+        try:
+            proc.wait(timeout=test.timeout)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        kill_group(proc)  # also reaps anything the test left behind
+        elapsed = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    rc = proc.returncode
+    if timed_out:
+        reason = f"timeout after {test.timeout:g}s"
+    elif rc < 0:
+        reason = f"killed by {signal.Signals(-rc).name}"
+    elif rc != test.expect_exit:
+        reason = f"exit {rc}"
+        if test.expect_exit:
+            reason += f" (expected {test.expect_exit})"
+    else:
+        text = stderr.decode("utf-8", "replace")
+        missing = [s for s in test.expect_stderr if s not in text]
+        if not missing:
+            return "PASS", f"PASS {label} ({elapsed:.2f}s)"
+        reason = "stderr lacks " + ", ".join(repr(s) for s in missing)
+    lines = [f"FAIL {label}: {reason}"] + tail(stdout + stderr)
+    return "FAIL", "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Run the Switchyard tests.")
+    ap.add_argument("-j", type=int, default=2, metavar="N", help="parallel jobs (2)")
+    ap.add_argument("--list", action="store_true", help="list the tests, run none")
+    ap.add_argument("--build", metavar="DIR",
+                    help="build directory holding tests/<face>/ and bin/ (default: build)")
+    ap.add_argument("--face", action="append", choices=FACES,
+                    help="run only tests of this face (repeatable)")
+    ap.add_argument("filters", nargs="*", help="run tests whose name contains one")
+    args = ap.parse_args()
+
+    build = os.path.abspath(args.build or os.path.join(ROOT, "build"))
+    tests = [t for t in parse_testlist(os.path.join(ROOT, "tests", "testlist"))
+             if (not args.filters or any(f in t.name for f in args.filters))
+             and (not args.face or t.face in args.face)]
+    if args.list:
+        for t in tests:
+            print(f"{t.name} {t.nprocs} {t.face}")
+        return 0
+
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as pool:
+        for status, report in pool.map(lambda t: run_test(t, build), tests):
+            counts[status] += 1
+            print(report, flush=True)
+    summary = f"{counts['PASS']} passed, {counts['FAIL']} failed"
+    if counts["SKIP"]:
+        summary += f", {counts['SKIP']} skipped"
+    print(summary)
+    return 1 if counts["FAIL"] or counts["PASS"] == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+# tests.mk: builds the test programs into $(BUILD)/tests/{c,abi,fortran}/ with
+# the wrapper compilers; included by the top Makefile, which defines BUILD.
+#
+# Against another MPI, e.g. Debian's MPICH:
+#   make -f tests/tests.mk BUILD=/tmp/mpichtests TESTS_FACES="c fortran" \
+#        TESTS_MPICC=mpicc.mpich TESTS_MPIFORT=mpifort.mpich tests
+
+BUILD           ?= build
+TESTS_MPICC     ?= $(BUILD)/bin/mpicc
+TESTS_MPICC_ABI ?= $(BUILD)/bin/mpicc_abi
+TESTS_MPIFORT   ?= $(BUILD)/bin/mpifort
+TESTS_FACES     ?= c abi fortran
+TESTS_CFLAGS    := -Wall -Wextra -Werror -g -Itests/c
+TESTS_FFLAGS    := -g -Wall
+
+TESTS_C_SRC   := $(wildcard tests/c/*.c)
+TESTS_ABI_SRC := $(wildcard tests/abi/*.c)
+TESTS_F_SRC   := $(wildcard tests/fortran/*.f90 tests/fortran/*.f)
+
+TESTS_C_BIN   := $(patsubst tests/c/%.c,$(BUILD)/tests/c/%,$(TESTS_C_SRC))
+TESTS_CABI_BIN:= $(patsubst tests/c/%.c,$(BUILD)/tests/abi/%,$(TESTS_C_SRC))
+TESTS_ABI_BIN := $(patsubst tests/abi/%.c,$(BUILD)/tests/abi/%,$(TESTS_ABI_SRC))
+TESTS_F_BIN   := $(addprefix $(BUILD)/tests/fortran/,$(basename $(notdir $(TESTS_F_SRC))))
+
+TESTS_BIN := $(if $(filter c,$(TESTS_FACES)),$(TESTS_C_BIN)) \
+             $(if $(filter abi,$(TESTS_FACES)),$(TESTS_CABI_BIN) $(TESTS_ABI_BIN)) \
+             $(if $(filter fortran,$(TESTS_FACES)),$(TESTS_F_BIN))
+
+# A wrapper that lives in $(BUILD) is a prerequisite (built first); so are the
+# headers it uses, once they exist, so that tests follow header changes.
+tests_dep = $(filter $(BUILD)/%,$(1)) $(wildcard $(addprefix $(BUILD)/include/,$(2)))
+
+.PHONY: tests
+tests: $(TESTS_BIN)
+
+$(TESTS_C_BIN): $(BUILD)/tests/c/%: tests/c/%.c tests/c/check.h \
+		$(call tests_dep,$(TESTS_MPICC),mpi.h)
+	@mkdir -p $(@D)
+	$(TESTS_MPICC) $(TESTS_CFLAGS) -o $@ $<
+
+$(TESTS_CABI_BIN): $(BUILD)/tests/abi/%: tests/c/%.c tests/c/check.h \
+		$(call tests_dep,$(TESTS_MPICC_ABI),abi/mpi.h)
+	@mkdir -p $(@D)
+	$(TESTS_MPICC_ABI) $(TESTS_CFLAGS) -o $@ $<
+
+$(TESTS_ABI_BIN): $(BUILD)/tests/abi/%: tests/abi/%.c tests/c/check.h \
+		$(call tests_dep,$(TESTS_MPICC_ABI),abi/mpi.h)
+	@mkdir -p $(@D)
+	$(TESTS_MPICC_ABI) $(TESTS_CFLAGS) -o $@ $<
+
+# Each Fortran test writes its own modules into a private directory.
+$(BUILD)/tests/fortran/%: tests/fortran/%.f90 $(call tests_dep,$(TESTS_MPIFORT),mpi.mod)
+	@mkdir -p $(@D)/mod/$*
+	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -J $(@D)/mod/$* -o $@ $<
+
+$(BUILD)/tests/fortran/%: tests/fortran/%.f $(call tests_dep,$(TESTS_MPIFORT),mpif.h)
+	@mkdir -p $(@D)
+	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -o $@ $<
