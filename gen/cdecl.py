@@ -11,13 +11,14 @@ RT_CLASS['datatype'] = 'RT_CLASS_DATATYPE'
 
 # Procedures whose bodies are written by hand in each face (handle conversion between
 # languages and ABIs is the face's own business, so they have no runtime entry point).
-FACE_MANUAL_SUFFIXES = ('_c2f', '_f2c', '_toint', '_fromint', '_c2f08', '_f082c')
+FACE_MANUAL_SUFFIXES = ('_c2f', '_f2c', '_toint', '_fromint', '_c2f08', '_f082c', '_f2f08', '_f082f')
 RETURNS_WITH_RT = {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double',
                    'DISPLACEMENT': 'rt_aint'}
 
 
 def face_manual(proc):
-    return proc.name.endswith(FACE_MANUAL_SUFFIXES) or proc.ret not in RETURNS_WITH_RT or not proc.in_c
+    return (proc.name.endswith(FACE_MANUAL_SUFFIXES) or proc.name.startswith('MPI_Abi_')
+            or proc.ret not in RETURNS_WITH_RT or not proc.in_c)
 
 
 def c_base(p, large):
@@ -64,9 +65,9 @@ def c_param(p, large):
 
 
 def c_return(proc):
-    return {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double', 'DISPLACEMENT': 'MPI_Aint',
-            'ERROR_CLASS': 'int', 'KEY_INDEX': 'int', 'LOCATION_SMALL': 'MPI_Aint'}.get(
-        proc.ret, _handle_type_of_return(proc.ret))
+    simple = {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double', 'DISPLACEMENT': 'MPI_Aint',
+              'ERROR_CLASS': 'int', 'KEY_INDEX': 'int', 'LOCATION_SMALL': 'MPI_Aint'}
+    return simple[proc.ret] if proc.ret in simple else _handle_type_of_return(proc.ret)
 
 
 def _handle_type_of_return(kind):
@@ -112,6 +113,8 @@ def rt_param(p):
         return None
     if k.cls == 'handle':
         t = RT_HANDLE_TYPE[k.handle]
+        if p.dir == 'in' and p.length == '*':
+            return 'rt_handle_array %s' % n
         if p.dir == 'in':
             return '%s *const *%s' % (t, n) if p.is_array else '%s *%s' % (t, n)
         return '%s **%s' % (t, n)
@@ -134,6 +137,8 @@ def rt_param(p):
     if k.cls == 'function':
         return 'rt_callback %s' % n
     t = rt_scalar_type(p) if k.cls != 'fint_handle' else 'int'
+    if p.is_array and k.poly:
+        return 'rt_counts %s' % n
     if p.is_array:
         return '%s%s *%s' % ('const ' if p.dir == 'in' else '', t, n)
     if p.dir == 'in' or p.pointer is False:

@@ -1,3 +1,207 @@
-# placeholder
+# Emits the Fortran face (MPICH ABI): mpif.h, the `mpi` module, and the Fortran-callable
+# entry points in four manglings, each converting its arguments and calling the C face.
+import cdecl
+from render import render
+
+COMMON_BLOCKS = {  # pointer-valued constants live in common blocks, as in MPICH's mpif.h
+    'MPI_BOTTOM': ('MPIPRIV1', 'INTEGER MPI_BOTTOM'), 'MPI_IN_PLACE': ('MPIPRIV1', 'INTEGER MPI_IN_PLACE'),
+    'MPI_STATUS_IGNORE': ('MPIPRIV1', 'INTEGER MPI_STATUS_IGNORE(MPI_STATUS_SIZE)'),
+    'MPI_STATUSES_IGNORE': ('MPIPRIV2', 'INTEGER MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)'),
+    'MPI_ERRCODES_IGNORE': ('MPIPRIV2', 'INTEGER MPI_ERRCODES_IGNORE(1)'),
+    'MPI_ARGVS_NULL': ('MPIPRIVC', 'CHARACTER*1 MPI_ARGVS_NULL(1,1)'),
+    'MPI_ARGV_NULL': ('MPIPRIVC', 'CHARACTER*1 MPI_ARGV_NULL(1)'),
+    'MPI_UNWEIGHTED': ('MPIFCMB5', 'INTEGER MPI_UNWEIGHTED'),
+    'MPI_WEIGHTS_EMPTY': ('MPIFCMB9', 'INTEGER MPI_WEIGHTS_EMPTY'),
+    'MPI_BUFFER_AUTOMATIC': ('MPIFCMBA', 'INTEGER MPI_BUFFER_AUTOMATIC'),
+}
+KIND_FIRST = ['MPI_ADDRESS_KIND', 'MPI_OFFSET_KIND', 'MPI_COUNT_KIND', 'MPI_STATUS_SIZE']
+SKIP_CLASSES = {'string_array', 'string_2darray', 'argv', 'tool_handle', 'f_status', 'f08_status'}
+
+
+def fortran_value(c):
+    if c.name in ('MPI_VERSION', 'MPI_SUBVERSION'):
+        return c.abi
+    v = c.mpich_fortran if c.mpich_fortran is not None else c.mpich
+    return v
+
+
+def mpif_lines(spec):
+    """(declaration, value) pairs for the PARAMETERs, kinds first; then commons and externals."""
+    params = []
+    consts = {c.name: c for c in spec.constants}
+    order = [consts[n] for n in KIND_FIRST] + [c for c in spec.constants if c.name not in KIND_FIRST]
+    for c in order:
+        v = fortran_value(c)
+        if c.name in COMMON_BLOCKS or c.category in ('FUNCTIONS', 'DEPRECATED_FUNCS') or v is None \
+                or isinstance(v, dict) or c.category == 'FORTRAN_STATUS_ARRAY_SIZE_AND_INDEX_C' \
+                or c.name in ('MPI_ABI_VERSION', 'MPI_ABI_SUBVERSION') or c.c_type in ('MPI_T_enum', 'MPI_T_cvar_handle',
+                                                                                   'MPI_T_pvar_handle', 'MPI_T_pvar_session'):
+            continue
+        if isinstance(v, bool):
+            params.append(('LOGICAL', c.name, '.TRUE.' if v else '.FALSE.'))
+            continue
+        if not isinstance(v, int):
+            continue
+        ftype = 'INTEGER'
+        if c.name == 'MPI_DISPLACEMENT_CURRENT':
+            ftype = 'INTEGER(KIND=MPI_OFFSET_KIND)'
+        if v >= 2 ** 31:
+            v -= 2 ** 32
+        params.append((ftype, c.name, str(v)))
+    commons = {}
+    for name, (block, decl) in COMMON_BLOCKS.items():
+        commons.setdefault(block, []).append((name, decl))
+    externals = sorted(c.name for c in spec.constants if c.category in ('FUNCTIONS', 'DEPRECATED_FUNCS')
+                       and not c.name.endswith('_C'))
+    return params, commons, externals
+
+
+# ---------------------------------------------------------------- entry points
+
+def fortran_params(proc):
+    return [p for p in proc.c_params(False) if p.in_fortran and p.kind.cls != 'varargs']
+
+
+def fortran_supported(proc):
+    return proc.in_fortran and proc.in_c and not any(p.kind.cls in SKIP_CLASSES for p in proc.c_params(False)) \
+        and not cdecl.face_manual(proc)
+
+
+def _flen(p, params):
+    """C expression for the length of array p in the Fortran wrapper."""
+    names = {q.name: q for q in params}
+    L = p.length
+    if isinstance(L, str) and L in names:
+        return '*%s' % L
+    return None
+
+
+def conversion(proc):
+    """Fortran wrapper pieces: Fortran parameter declarations, hidden lengths, locals, pre,
+    the C call's arguments, post and cleanup."""
+    fparams = fortran_params(proc)
+    fnames = {p.name for p in fparams}
+    decl, hidden, locals_, pre, args, post, cleanup = [], [], [], [], [], [], []
+    for p in proc.c_params(False):
+        k, n = p.kind, p.name
+        if k.cls == 'varargs':
+            continue
+        if n not in fnames:  # e.g. MPI_Init's argc/argv: C-only
+            args.append('NULL' if p.dir != 'in' or p.is_array or k.cls in ('argv',) else '0')
+            continue
+        c = k.cls
+        if c == 'string':
+            decl.append('char *%s' % n)
+            hidden.append('size_t %s_len' % n)
+            if p.dir == 'in':
+                locals_.append('char *c_%s = ff_str_in(%s, %s_len);' % (n, n, n))
+                args.append('c_%s' % n)
+                cleanup.append('free(c_%s);' % n)
+            else:
+                size = p.length if isinstance(p.length, str) and p.length.startswith('MPI_MAX') else None
+                if size is None:
+                    size = '(*%s > 0 ? *%s : 0) + 1' % (p.length, p.length) if isinstance(p.length, str) else '%s_len + 1' % n
+                locals_.append('char *c_%s = calloc(1, (size_t)(%s) + 1);' % (n, size))
+                args.append('c_%s' % n)
+                post.append('ff_str_out(c_%s, %s, %s_len);' % (n, n, n))
+                cleanup.append('free(c_%s);' % n)
+            continue
+        decl.append('%s *%s' % ('void' if c in ('buffer', 'c_pointer', 'function') else _ftype(p), n))
+        if c == 'buffer':
+            args.append('ff_buf(%s)' % n)
+        elif c == 'c_pointer':
+            args.append(n)
+        elif c == 'function':
+            args.append('(%s)%s' % (cdecl.c_base(p, False) if cdecl.c_base(p, False).endswith('*') else cdecl.c_base(p, False) + ' *', n))
+        elif c == 'status':
+            ign = 'ff_statuses_ignored' if p.is_array else 'ff_status_ignored'
+            cst = 'MPI_STATUSES_IGNORE' if p.is_array else 'MPI_STATUS_IGNORE'
+            args.append('(%s(%s) ? %s : (MPI_Status *)%s)' % (ign, n, cst, n))
+        elif c == 'logical':
+            if p.is_array:
+                ln = _flen(p, fparams)
+                locals_.append('int *c_%s = ff_logicals_in(%s, %s);' % (n, n, ln))
+                args.append('c_%s' % n)
+                if p.dir != 'in':
+                    post.append('ff_logicals_out(c_%s, %s, %s);' % (n, n, ln))
+                cleanup.append('free(c_%s);' % n)
+            elif p.dir == 'in':
+                args.append('(*%s != 0)' % n)
+            else:
+                locals_.append('int c_%s = 0;' % n)
+                args.append('&c_%s' % n)
+                post.append('*%s = c_%s ? 1 : 0;' % (n, n))
+        elif c == 'handle' and k.handle == 'file':
+            if p.dir == 'in' and not p.is_array:
+                args.append('PMPI_File_f2c(*%s)' % n)
+            else:
+                locals_.append('MPI_File c_%s = %s;' % (n, 'PMPI_File_f2c(*%s)' % n if p.dir == 'inout' else 'MPI_FILE_NULL'))
+                args.append('&c_%s' % n)
+                post.append('*%s = PMPI_File_c2f(c_%s);' % (n, n))
+        elif c in ('attribute', 'extra_state'):
+            small = k.fortran == 'INTEGER'
+            if p.dir == 'in':
+                args.append('(void *)(MPI_Aint)*%s' % n)
+            else:  # an attribute value read back: predefined keys hold pointers to int in C
+                locals_.append('void *c_%s = NULL;' % n)
+                args.append('&c_%s' % n)
+                post.append('*%s = (%s)ff_attr_out(c_%s, %s);' % (n, 'MPI_Fint' if small else 'MPI_Aint', n,
+                                                                    '*' + _keyval_param(proc)))
+        elif c == 'aint' and k.fortran == 'INTEGER':  # MPI-1 calls with INTEGER addresses
+            if p.is_array:
+                ln = _flen(p, fparams)
+                locals_.append('MPI_Aint *c_%s = ff_aints_in(%s, %s);' % (n, n, ln))
+                args.append('c_%s' % n)
+                cleanup.append('free(c_%s);' % n)
+            elif p.dir == 'in':
+                args.append('(MPI_Aint)*%s' % n)
+            else:
+                locals_.append('MPI_Aint c_%s = 0;' % n)
+                args.append('&c_%s' % n)
+                post.append('*%s = (MPI_Fint)c_%s;' % (n, n))
+        elif p.is_array or p.dir != 'in':
+            args.append('(%s)%s' % (_cptr(p), n))
+        else:
+            args.append('*%s' % n)
+    return decl, hidden, locals_, pre, args, post, cleanup
+
+
+def _keyval_param(proc):
+    for p in proc.params:
+        if p.kind.name == 'KEYVAL':
+            return p.name
+    raise ValueError(proc.name)
+
+
+def _ftype(p):
+    t = cdecl.c_base(p, False)
+    if p.kind.cls == 'handle':
+        return 'MPI_Fint'
+    return {'int': 'MPI_Fint', 'MPI_Aint': 'MPI_Aint', 'MPI_Offset': 'MPI_Offset', 'MPI_Count': 'MPI_Count',
+            'MPI_Status': 'MPI_Fint', 'double': 'double'}.get(t, 'MPI_Fint')
+
+
+def _cptr(p):
+    t = cdecl.c_base(p, False)
+    if isinstance(p.length, list):
+        return 'int (*)[%s]' % p.length[1]
+    return '%s *' % t
+
+
 def emit(spec):
-    return {}
+    funcs = []
+    for proc in spec.procedures:
+        if not fortran_supported(proc):
+            continue
+        decl, hidden, locals_, pre, args, post, cleanup = conversion(proc)
+        ret = cdecl.c_return(proc)
+        funcs.append({'name': proc.name, 'lower': proc.name.lower(), 'upper': proc.name.upper(),
+                      'params': ', '.join(decl + ([] if ret != 'int' else ['MPI_Fint *ierr']) + hidden) or 'void',
+                      'locals': locals_, 'pre': pre, 'args': ', '.join(args), 'post': post, 'cleanup': cleanup,
+                      'ret': ret})
+    params, commons, externals = mpif_lines(spec)
+    return {
+        'include/mpif.h': render('mpif.h.j2', 'fixed', params=params, commons=commons, externals=externals),
+        'fortran/mpi_module.f90': render('mpi_module.f90.j2', 'f'),
+        'fortran/entry.c': render('fortran_entry.c.j2', funcs=funcs),
+    }

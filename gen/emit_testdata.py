@@ -1,3 +1,43 @@
-# placeholder
+# Emits data the tests compare against: programs that print every constant (built against
+# our headers and MPICH's), the list of symbols each library must export, and our
+# prototypes for a compile-time check against MPICH's mpi_proto.h.
+import cdecl
+import emit_c
+import emit_fortran
+from render import render
+
+NOT_COMPARED = {'MPI_VERSION': 'this header implements MPI 5.0; MPICH 4.0.2 says 4.0',
+                'MPI_SUBVERSION': 'goes with MPI_VERSION'}
+
+
+def _printable(c, value):
+    return value is not None and not isinstance(value, dict) and c.c_type is not None
+
+
 def emit(spec):
-    return {}
+    mpich = [c.name for c in spec.constants if _printable(c, c.mpich) and not c.mpich_assigned
+             and c.name not in NOT_COMPARED and c.name not in ('MPI_ABI_VERSION', 'MPI_ABI_SUBVERSION')]
+    abi = [(c.name, c.abi) for c in spec.constants if c.in_standard_abi and _printable(c, c.abi)]
+    c_syms, abi_syms, f_syms = [], [], []
+    for p in spec.procedures:
+        if p.in_c:
+            for name, _ in p.c_variants():
+                c_syms += [name, 'P' + name]
+                abi_syms += [name, 'P' + name]
+        if p.in_fortran and p.in_c and not p.name.endswith(cdecl.FACE_MANUAL_SUFFIXES):
+            lo, up = p.name.lower(), p.name.upper()
+            for pre_lo, pre_up in (('', ''), ('p', 'P')):
+                f_syms += [pre_lo + lo + '_', pre_lo + lo + '__', pre_lo + lo, pre_up + up]
+    protos = [cdecl.c_prototype(p, n, large) for p in spec.procedures if p.in_c and not cdecl.face_manual(p)
+              for n, large in p.c_variants()]
+    return {
+        'tests/print_constants_mpich.c': render('print_constants.c.j2', names=mpich, header='mpi.h'),
+        'tests/print_constants_abi.c': render('print_constants.c.j2', names=[n for n, _ in abi], header='mpi.h'),
+        'tests/constants_abi.expected': '\n'.join('%s %d' % (n, v) for n, v in abi) + '\n',
+        'tests/not_compared.txt': ''.join('%s %s\n' % kv for kv in NOT_COMPARED.items()),
+        'tests/exports_c.txt': '\n'.join(sorted(set(c_syms) | {'MPIR_Dup_fn', 'MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY',
+                                                              'MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE'})) + '\n',
+        'tests/exports_abi.txt': '\n'.join(sorted(set(abi_syms))) + '\n',
+        'tests/exports_fortran.txt': '\n'.join(sorted(set(f_syms))) + '\n',
+        'tests/protos_vs_mpich.c': render('protos_vs_mpich.c.j2', protos=protos),
+    }

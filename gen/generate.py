@@ -14,7 +14,13 @@ import emit_testdata  # noqa: E402
 
 
 def write_all(out_dir, files):
-    """Writes each file, leaving unchanged ones untouched so make does not rebuild them."""
+    """Writes each file, leaving unchanged ones untouched so make does not rebuild them,
+    and removes generated files the spec no longer produces."""
+    for root, _, names in os.walk(out_dir):
+        for n in names:
+            rel = os.path.relpath(os.path.join(root, n), out_dir)
+            if rel not in files and not n.startswith('.'):
+                os.remove(os.path.join(root, n))
     for rel, text in sorted(files.items()):
         path = os.path.join(out_dir, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)

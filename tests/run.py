@@ -12,6 +12,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FACES = ("c", "fortran", "abi", "sh")
+SKIP_EXIT = 77  # a test that cannot run here exits 77, its reason on the last stderr line
 
 
 class Test:
@@ -109,7 +110,9 @@ def run_test(test, build):
     if early:
         status, reason = early
         return status, f"{status} {label}: {reason}"
-    env = dict(os.environ, BUILD=build, **test.env)
+    env = dict(os.environ)
+    env["BUILD"] = build
+    env.update(test.env)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
         try:
@@ -128,10 +131,16 @@ def run_test(test, build):
         err.seek(0)
         stdout, stderr = out.read(), err.read()
     rc = proc.returncode
+    if rc == SKIP_EXIT and not timed_out and test.expect_exit != SKIP_EXIT:
+        lines = stderr.decode("utf-8", "replace").strip().splitlines()
+        return "SKIP", f"SKIP {label}: {lines[-1] if lines else 'skipped'}"
     if timed_out:
         reason = f"timeout after {test.timeout:g}s"
     elif rc < 0:
-        reason = f"killed by {signal.Signals(-rc).name}"
+        try:
+            reason = f"killed by {signal.Signals(-rc).name}"
+        except ValueError:
+            reason = f"killed by signal {-rc}"
     elif rc != test.expect_exit:
         reason = f"exit {rc}"
         if test.expect_exit:

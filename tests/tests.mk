@@ -5,6 +5,7 @@
 #   make -f tests/tests.mk BUILD=/tmp/mpichtests TESTS_FACES="c fortran" \
 #        TESTS_MPICC=mpicc.mpich TESTS_MPIFORT=mpifort.mpich tests
 
+TESTS_SAVED_GOAL := $(.DEFAULT_GOAL)
 BUILD           ?= build
 TESTS_MPICC     ?= $(BUILD)/bin/mpicc
 TESTS_MPICC_ABI ?= $(BUILD)/bin/mpicc_abi
@@ -56,3 +57,6 @@ $(BUILD)/tests/fortran/%: tests/fortran/%.f90 $(call tests_dep,$(TESTS_MPIFORT),
 $(BUILD)/tests/fortran/%: tests/fortran/%.f $(call tests_dep,$(TESTS_MPIFORT),mpif.h)
 	@mkdir -p $(@D)
 	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -o $@ $<
+
+# Including this file does not change the top Makefile's default goal.
+.DEFAULT_GOAL := $(TESTS_SAVED_GOAL)

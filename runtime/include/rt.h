@@ -56,6 +56,25 @@ typedef struct rt_status {
     rt_count count;   /* bytes received */
 } rt_status;
 
+/* An array of counts or displacements as the user passed it: C int in the plain call,
+ * 64-bit in the large-count (_c) call. No copy is made; read elements with rt_counts_get. */
+typedef struct rt_counts {
+    const void *p;
+    int wide; /* 1: elements are 64-bit */
+} rt_counts;
+
+static inline rt_count rt_counts_get(rt_counts a, size_t i)
+{
+    return a.wide ? ((const int64_t *)a.p)[i] : (rt_count)((const int *)a.p)[i];
+}
+
+/* An array of handles whose length only the runtime knows (e.g. MPI_Alltoallw's types:
+ * one per process of the communicator): decoded element by element by its face. */
+typedef struct rt_handle_array {
+    const void *p;
+    const struct rt_face *face;
+} rt_handle_array;
+
 /* ------------------------------------------------------------ faces and callbacks */
 
 typedef void (*rt_fn)(void);
@@ -74,10 +93,15 @@ typedef struct rt_callback {
 /* What the runtime needs from a face to call user code. Methods valid for version >= 1:
  * call_errhandler: call cb (an error handler for objects of class obj->cls) with the face's
  *   handle for obj and the face's value of the runtime error code `code`. */
+/* handle_at: decode element i of a handle array of class cls; NULL with *err set (an error
+ *   already raised on eo, naming fn and arg) if it is invalid, NULL with *err = 0 for the
+ *   null handle. */
 typedef struct rt_face {
     int version;
     const char *name;
     void (*call_errhandler)(const rt_callback *cb, rt_obj *obj, int code);
+    rt_obj *(*handle_at)(const void *array, size_t i, int cls, rt_obj *eo, const char *fn, const char *arg,
+                         int *err);
 } rt_face;
 
 /* ------------------------------------------------------------ builtins and tables */
@@ -121,6 +145,9 @@ int rt_require_init(const char *fn);
 
 /* The class of any runtime error code (predefined, user-defined or instance). */
 int rt_error_class_of(int code);
+
+/* The largest tag (the MPI_TAG_UB attribute). */
+int rt_tag_ub(void);
 
 /* Size of comm's local group, for the faces' rank checks; -1 if comm is not usable. */
 int rt_comm_size_of(const rt_comm *comm);

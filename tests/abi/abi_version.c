@@ -19,7 +19,11 @@ int main(void)
 
     CHECK_EQ_INT(MPI_ABI_VERSION, 1);
     CHECK_EQ_INT(MPI_ABI_SUBVERSION, 0);
+    CHECK_SUCCESS(MPI_Abi_get_version(&major, &minor)); /* allowed before MPI_Init */
+    CHECK_EQ_INT(major, MPI_ABI_VERSION);
+    CHECK_EQ_INT(minor, MPI_ABI_SUBVERSION);
     CHECK_SUCCESS(MPI_Init(NULL, NULL));
+    major = minor = -1;
     CHECK_SUCCESS(MPI_Abi_get_version(&major, &minor));
     CHECK_EQ_INT(major, MPI_ABI_VERSION);
     CHECK_EQ_INT(minor, MPI_ABI_SUBVERSION);

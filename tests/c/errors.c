@@ -144,6 +144,7 @@ static void test_handlers(void)
 
 int main(void)
 {
+    test_classes(); /* MPI-4: allowed before MPI_Init */
     CHECK_SUCCESS(MPI_Init(NULL, NULL));
     test_classes();
     test_user_codes();

@@ -102,11 +102,26 @@ static void test_env(int argc, char **argv)
     CHECK_SUCCESS(MPI_Info_free(&env));
 }
 
+/* MPI-4: the info procedures work before MPI_Init too */
+static void test_before_init(int argc, char **argv)
+{
+    MPI_Info info = MPI_INFO_NULL;
+
+    CHECK_SUCCESS(MPI_Info_create(&info));
+    CHECK_SUCCESS(MPI_Info_set(info, "alpha", "early"));
+    check_value(info, "alpha", "early");
+    CHECK_SUCCESS(MPI_Info_free(&info));
+    CHECK_SUCCESS(MPI_Info_create_env(argc, argv, &info));
+    CHECK_SUCCESS(MPI_Info_free(&info));
+    CHECK(info == MPI_INFO_NULL, "MPI_Info_free did not set MPI_INFO_NULL");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Info info = MPI_INFO_NULL, dup = MPI_INFO_NULL;
     int n = -1;
 
+    test_before_init(argc, argv);
     CHECK_SUCCESS(MPI_Init(&argc, &argv));
     CHECK_SUCCESS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     CHECK_SUCCESS(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));

@@ -1,0 +1,62 @@
+# Switchyard's build: generate the faces from spec/, build the runtime archive, the three
+# libraries, the compiler wrappers and the tests. Plain GNU make; everything goes to build/.
+BUILD := build
+CC := gcc
+FC := gfortran
+# The generator needs jinja2: Debian's python3-jinja2 lives with /usr/bin/python3.
+PYTHON := $(shell for p in /usr/bin/python3 python3; do $$p -c 'import jinja2' 2>/dev/null && { echo $$p; break; }; done)
+OPT := -O2
+SAN :=
+CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden $(SAN)
+LDFLAGS_SO := -shared -Wl,--no-undefined $(SAN)
+LIBS := -lm -ldl -lpthread
+
+GEN := $(BUILD)/gen
+OBJ := $(BUILD)/obj
+LIB := $(BUILD)/lib
+BIN := $(BUILD)/bin
+INC := $(BUILD)/include
+
+SPEC_FILES := $(wildcard spec/*.json spec/procedures/*.json)
+GEN_FILES := $(wildcard gen/*.py gen/templates/*.j2)
+
+.PHONY: all deps gen libs tests check check-sanitize coverage clean example
+all: libs
+
+# Installs missing Debian packages (compilers, jinja2, libffi, and MPICH/Open MPI for the tests).
+deps:
+	@sh tools/deps.sh
+
+$(GEN)/.stamp: $(SPEC_FILES) $(GEN_FILES)
+	@test -n "$(PYTHON)" || { echo "error: python3 with jinja2 is needed (apt-get install python3-jinja2)"; exit 1; }
+	$(PYTHON) gen/generate.py spec $(GEN)
+	@touch $@
+
+gen: $(GEN)/.stamp
+
+# The generated file lists are known only once the generator ran: build them in a second make.
+libs: $(GEN)/.stamp
+	@$(MAKE) --no-print-directory -f build.mk BUILD=$(BUILD) CC="$(CC)" FC="$(FC)" CFLAGS="$(CFLAGS)" \
+		LDFLAGS_SO="$(LDFLAGS_SO)" LIBS="$(LIBS)" SAN="$(SAN)" all
+
+tests: libs
+	@$(MAKE) --no-print-directory -f tests/tests.mk BUILD=$(BUILD) tests
+
+check: deps
+	@$(MAKE) --no-print-directory tests
+	python3 tests/run.py --build $(BUILD)
+
+# The whole suite built and run with AddressSanitizer and UndefinedBehaviorSanitizer.
+check-sanitize:
+	$(MAKE) BUILD=build-san OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" check
+
+coverage: libs
+	$(PYTHON) gen/coverage.py spec $(LIB)
+
+example: deps
+	@$(MAKE) --no-print-directory libs
+	$(BIN)/mpicc -o $(BUILD)/hello examples/hello.c
+	$(BUILD)/hello
+
+clean:
+	rm -rf $(BUILD) build-san

@@ -1,0 +1,50 @@
+/* aface.h — internal header of the MPI-5.0 standard-ABI face: handles are the standard's
+ * small integers for predefined objects and runtime object addresses for user objects. */
+#ifndef AFACE_H
+#define AFACE_H
+
+#include "face_support.h"
+#include "mpi.h"
+#include "mpi_legacy.h"
+#include "rt.h"
+
+/* Predefined handles are below this value in the standard ABI; user objects never are. */
+#define AF_PREDEFINED_LIMIT 1024
+
+extern const rt_face af_face;
+
+/* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
+int af_builtin_id(intptr_t v);
+extern const intptr_t af_builtin_value[RT_NBUILTINS];
+extern const intptr_t af_null_value[RT_CLASS_COUNT];
+
+/* Decodes handle h of runtime class cls: FS_DEC_OK with *out set, FS_DEC_NULL, or why not. */
+int af_decode(intptr_t h, int cls, rt_obj **out);
+/* The face's handle for o (NULL: the class's null handle). */
+intptr_t af_encode(const rt_obj *o, int cls);
+int af_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int cls, int status, int errcls);
+#define af_array_alloc(p, n, eo, fn) fs_array_alloc((p), (long)(n), (eo), (fn))
+#define af_check_rank fs_check_rank
+#define af_check_tag fs_check_tag
+
+static inline void *af_buffer_in(const void *p)
+{
+    if (p == MPI_IN_PLACE)
+        return RT_IN_PLACE;
+    if (p == MPI_BUFFER_AUTOMATIC)
+        return RT_BUFFER_AUTOMATIC;
+    return (void *)p;
+}
+
+/* MPI_STATUS_IGNORE is NULL in the standard ABI. */
+#define af_status_ignored(s) ((s) == MPI_STATUS_IGNORE)
+#define af_statuses_ignored(s) ((s) == MPI_STATUSES_IGNORE)
+void af_status_in(const MPI_Status *s, rt_status *r);
+void af_status_out(const rt_status *r, MPI_Status *s);
+
+/* The integer (Fortran) handle of a standard-ABI handle, and back: predefined handles keep
+ * their standard values, user objects get their MPICH-style integer. */
+int af_to_int(intptr_t h, int cls);
+intptr_t af_from_int(int v, int cls);
+
+#endif

@@ -1,0 +1,141 @@
+/* handles.c — standard-ABI handles <-> runtime objects, statuses, and the face's table of
+ * methods the runtime calls back (error handlers, handle arrays). */
+#include <stdio.h>
+#include <string.h>
+
+#include "conv.h"
+
+int af_decode(intptr_t h, int cls, rt_obj **out)
+{
+    *out = NULL;
+    if (h == af_null_value[cls])
+        return FS_DEC_NULL;
+    if ((uintptr_t)h < AF_PREDEFINED_LIMIT) {
+        int id = af_builtin_id(h);
+        if (id < 0)
+            return FS_DEC_BAD;
+        if (rt_builtins[id]->cls != cls)
+            return FS_DEC_WRONG_CLASS;
+        *out = rt_builtins[id];
+        return FS_DEC_OK;
+    }
+    if (cls == RT_CLASS_KEYVAL) /* keyvals are integers in every ABI */
+        return fs_user_from_int((int32_t)h, cls, out);
+    if (rt_obj_is((const void *)h, cls)) {
+        *out = (rt_obj *)h;
+        return FS_DEC_OK;
+    }
+    for (int c = 1; c < RT_CLASS_COUNT; c++)
+        if (c != cls && c != RT_CLASS_KEYVAL && rt_obj_is((const void *)h, c))
+            return FS_DEC_WRONG_CLASS;
+    return FS_DEC_BAD;
+}
+
+intptr_t af_encode(const rt_obj *o, int cls)
+{
+    if (!o)
+        return af_null_value[cls];
+    if (o->builtin)
+        return af_builtin_value[o->index];
+    if (cls == RT_CLASS_KEYVAL)
+        return fs_user_int_handle(o);
+    return (intptr_t)o;
+}
+
+int af_to_int(intptr_t h, int cls)
+{
+    rt_obj *o;
+    if ((uintptr_t)h < AF_PREDEFINED_LIMIT || af_decode(h, cls, &o) != FS_DEC_OK)
+        return (int)h;
+    return fs_user_int_handle(o);
+}
+
+intptr_t af_from_int(int v, int cls)
+{
+    rt_obj *o;
+    if (v >= 0 && v < AF_PREDEFINED_LIMIT)
+        return v;
+    return fs_user_from_int(v, cls, &o) == FS_DEC_OK ? (intptr_t)o : af_null_value[cls];
+}
+
+int af_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int cls, int status, int errcls)
+{
+    char shown[32];
+    snprintf(shown, sizeof shown, "%p", (void *)h);
+    int found = RT_CLASS_NONE;
+    if (status == FS_DEC_WRONG_CLASS) {
+        int id = (uintptr_t)h < AF_PREDEFINED_LIMIT ? af_builtin_id(h) : -1;
+        if (id >= 0)
+            found = rt_builtins[id]->cls;
+        else
+            for (int c = 1; c < RT_CLASS_COUNT; c++)
+                if (c != RT_CLASS_KEYVAL && rt_obj_is((const void *)h, c))
+                    found = c;
+    }
+    return fs_bad_handle(eo, fn, arg, shown, cls, status, found, errcls);
+}
+
+/* The five reserved slots hold the byte count (two ints), the cancelled flag and two spares. */
+void af_status_in(const MPI_Status *s, rt_status *r)
+{
+    int64_t count;
+    memcpy(&count, &s->mpi_abi_slot[0], sizeof count);
+    r->source = af_rank_in(s->MPI_SOURCE);
+    r->tag = af_tag_in(s->MPI_TAG);
+    r->error = af_error_code_in(s->MPI_ERROR);
+    r->count = count;
+    r->cancelled = s->mpi_abi_slot[2];
+}
+
+void af_status_out(const rt_status *r, MPI_Status *s)
+{
+    int64_t count = r->count;
+    s->MPI_SOURCE = af_rank_out(r->source);
+    s->MPI_TAG = af_tag_out(r->tag);
+    s->MPI_ERROR = af_error_code_out(r->error);
+    memcpy(&s->mpi_abi_slot[0], &count, sizeof count);
+    s->mpi_abi_slot[2] = r->cancelled;
+}
+
+/* ------------------------------------------------------------ methods for the runtime */
+
+static void call_errhandler(const rt_callback *cb, rt_obj *obj, int code)
+{
+    int c = af_error_code_out(code);
+    switch (obj ? obj->cls : RT_CLASS_COMM) {
+    case RT_CLASS_WIN: {
+        MPI_Win h = (MPI_Win)af_encode(obj, RT_CLASS_WIN);
+        ((MPI_Win_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    case RT_CLASS_FILE: {
+        MPI_File h = (MPI_File)af_encode(obj, RT_CLASS_FILE);
+        ((MPI_File_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    case RT_CLASS_SESSION: {
+        MPI_Session h = (MPI_Session)af_encode(obj, RT_CLASS_SESSION);
+        ((MPI_Session_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    default: {
+        MPI_Comm h = (MPI_Comm)af_encode(obj, RT_CLASS_COMM);
+        ((MPI_Comm_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    }
+}
+
+static rt_obj *handle_at(const void *array, size_t i, int cls, rt_obj *eo, const char *fn, const char *arg, int *err)
+{
+    intptr_t h = (intptr_t)((void *const *)array)[i];
+    rt_obj *o;
+    int st = af_decode(h, cls, &o);
+    *err = 0;
+    if (st == FS_DEC_OK || st == FS_DEC_NULL)
+        return o;
+    *err = af_bad_handle(eo, fn, arg, h, cls, st, fs_handle_errclass(cls));
+    return NULL;
+}
+
+const rt_face af_face = {RT_FACE_VERSION, "C (MPI-5.0 standard ABI)", call_errhandler, handle_at};

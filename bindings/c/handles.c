@@ -1,0 +1,120 @@
+/* handles.c — MPICH-encoded integer handles <-> runtime objects, and the C face's table of
+ * methods the runtime calls back (error handlers, handle arrays). */
+#include <stdio.h>
+
+#include "conv.h"
+
+int cf_class_of(intptr_t h)
+{
+    return fs_int_class_of((int32_t)h);
+}
+
+int cf_decode(intptr_t h, int cls, rt_obj **out)
+{
+    *out = NULL;
+    if (cls == RT_CLASS_FILE) { /* MPI_File is a pointer in MPICH's ABI */
+        if (h == 0)
+            return FS_DEC_NULL;
+        if (!rt_obj_is((const void *)h, RT_CLASS_FILE))
+            return FS_DEC_BAD;
+        *out = (rt_obj *)h;
+        return FS_DEC_OK;
+    }
+    if (h == cf_null_value[cls])
+        return FS_DEC_NULL;
+    if (((uint32_t)h >> 30) == CF_KIND_INDIRECT)
+        return fs_user_from_int((int32_t)h, cls, out);
+    int id = cf_builtin_id(h);
+    if (id < 0)
+        return cf_class_of(h) != cls && cf_class_of(h) != RT_CLASS_NONE ? FS_DEC_WRONG_CLASS : FS_DEC_BAD;
+    if (rt_builtins[id]->cls != cls)
+        return FS_DEC_WRONG_CLASS;
+    *out = rt_builtins[id];
+    return FS_DEC_OK;
+}
+
+intptr_t cf_encode(const rt_obj *o, int cls)
+{
+    if (!o)
+        return cls == RT_CLASS_FILE ? 0 : cf_null_value[cls];
+    if (cls == RT_CLASS_FILE)
+        return (intptr_t)o;
+    if (o->builtin)
+        return cf_builtin_value[o->index];
+    return fs_user_int_handle(o);
+}
+
+int cf_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int cls, int status, int errcls)
+{
+    char shown[32];
+    if (cls == RT_CLASS_FILE)
+        snprintf(shown, sizeof shown, "%p", (void *)h);
+    else
+        snprintf(shown, sizeof shown, "0x%08x", (unsigned)(uint32_t)h);
+    rt_obj *o;
+    int found = cf_class_of(h);
+    if (status == FS_DEC_WRONG_CLASS && cf_builtin_id(h) >= 0 && cf_decode(h, rt_builtins[cf_builtin_id(h)]->cls, &o) == FS_DEC_OK)
+        found = o->cls;
+    return fs_bad_handle(eo, fn, arg, shown, cls, status, found, errcls);
+}
+
+void cf_status_in(const MPI_Status *s, rt_status *r)
+{
+    r->source = cf_rank_in(s->MPI_SOURCE);
+    r->tag = cf_tag_in(s->MPI_TAG);
+    r->error = cf_error_code_in(s->MPI_ERROR);
+    r->cancelled = s->count_hi_and_cancelled & 1;
+    r->count = (rt_count)(((uint64_t)(uint32_t)s->count_hi_and_cancelled >> 1) << 32 | (uint32_t)s->count_lo);
+}
+
+void cf_status_out(const rt_status *r, MPI_Status *s)
+{
+    s->MPI_SOURCE = cf_rank_out(r->source);
+    s->MPI_TAG = cf_tag_out(r->tag);
+    s->MPI_ERROR = cf_error_code_out(r->error);
+    s->count_lo = (int)(uint32_t)r->count;
+    s->count_hi_and_cancelled = (int)((((uint64_t)r->count >> 32) << 1) | (r->cancelled ? 1u : 0u));
+}
+
+/* ------------------------------------------------------------ methods for the runtime */
+
+static void call_errhandler(const rt_callback *cb, rt_obj *obj, int code)
+{
+    int c = cf_error_code_out(code);
+    switch (obj ? obj->cls : RT_CLASS_COMM) {
+    case RT_CLASS_WIN: {
+        MPI_Win h = (MPI_Win)cf_encode(obj, RT_CLASS_WIN);
+        ((MPI_Win_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    case RT_CLASS_FILE: {
+        MPI_File h = (MPI_File)cf_encode(obj, RT_CLASS_FILE);
+        ((MPI_File_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    case RT_CLASS_SESSION: {
+        MPI_Session h = (MPI_Session)cf_encode(obj, RT_CLASS_SESSION);
+        ((MPI_Session_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    default: {
+        MPI_Comm h = (MPI_Comm)cf_encode(obj, RT_CLASS_COMM);
+        ((MPI_Comm_errhandler_function *)(void (*)(void))cb->fn)(&h, &c);
+        break;
+    }
+    }
+}
+
+static rt_obj *handle_at(const void *array, size_t i, int cls, rt_obj *eo, const char *fn, const char *arg, int *err)
+{
+    intptr_t h = cls == RT_CLASS_FILE ? (intptr_t)((const MPI_File *)array)[i] : (intptr_t)((const int *)array)[i];
+    rt_obj *o;
+    int st = cf_decode(h, cls, &o);
+    *err = 0;
+    if (st == FS_DEC_OK || st == FS_DEC_NULL)
+        return o;
+    *err = cf_bad_handle(eo, fn, arg, h, cls, st, fs_handle_errclass(cls));
+    return NULL;
+}
+
+const rt_face cf_face = {RT_FACE_VERSION, "C (MPICH ABI)", call_errhandler, handle_at};

@@ -1,0 +1,191 @@
+/* manual.c — the C face's procedures that are not argument translation: handle conversion
+ * between C and Fortran (the identity here), status conversion, MPI_DUP_FN, the objects
+ * MPICH's ABI exports, and MPI_Abi_*. */
+#include <string.h>
+
+#include "conv.h"
+
+/* mpi.h defines the c2f/f2c conversions as macros, as MPICH does; the library exports them too. */
+#define HANDLE_CLASSES(X) X(Comm) X(Type) X(Group) X(Info) X(Request) X(Op) X(Errhandler) X(Win) X(Message) X(Session)
+
+#undef MPI_Comm_c2f
+#undef MPI_Comm_f2c
+#undef MPI_Type_c2f
+#undef MPI_Type_f2c
+#undef MPI_Group_c2f
+#undef MPI_Group_f2c
+#undef MPI_Info_c2f
+#undef MPI_Info_f2c
+#undef MPI_Request_c2f
+#undef MPI_Request_f2c
+#undef MPI_Op_c2f
+#undef MPI_Op_f2c
+#undef MPI_Errhandler_c2f
+#undef MPI_Errhandler_f2c
+#undef MPI_Win_c2f
+#undef MPI_Win_f2c
+#undef MPI_Message_c2f
+#undef MPI_Message_f2c
+#undef MPI_Session_c2f
+#undef MPI_Session_f2c
+#undef PMPI_Comm_c2f
+#undef PMPI_Comm_f2c
+#undef PMPI_Type_c2f
+#undef PMPI_Type_f2c
+#undef PMPI_Group_c2f
+#undef PMPI_Group_f2c
+#undef PMPI_Info_c2f
+#undef PMPI_Info_f2c
+#undef PMPI_Request_c2f
+#undef PMPI_Request_f2c
+#undef PMPI_Op_c2f
+#undef PMPI_Op_f2c
+#undef PMPI_Errhandler_c2f
+#undef PMPI_Errhandler_f2c
+#undef PMPI_Win_c2f
+#undef PMPI_Win_f2c
+#undef PMPI_Message_c2f
+#undef PMPI_Message_f2c
+#undef PMPI_Session_c2f
+#undef PMPI_Session_f2c
+
+#define CTYPE_Comm MPI_Comm
+#define CTYPE_Type MPI_Datatype
+#define CTYPE_Group MPI_Group
+#define CTYPE_Info MPI_Info
+#define CTYPE_Request MPI_Request
+#define CTYPE_Op MPI_Op
+#define CTYPE_Errhandler MPI_Errhandler
+#define CTYPE_Win MPI_Win
+#define CTYPE_Message MPI_Message
+#define CTYPE_Session MPI_Session
+
+#define DEFINE_CONVERSIONS(T)                                                                          \
+    FACE_API MPI_Fint PMPI_##T##_c2f(CTYPE_##T h) { return (MPI_Fint)h; }                               \
+    FACE_API CTYPE_##T PMPI_##T##_f2c(MPI_Fint h) { return (CTYPE_##T)h; }                              \
+    FACE_API int PMPI_##T##_toint(CTYPE_##T h) { return (int)h; }                                       \
+    FACE_API CTYPE_##T PMPI_##T##_fromint(int h) { return (CTYPE_##T)h; }                               \
+    FACE_API MPI_Fint MPI_##T##_c2f(CTYPE_##T h) __attribute__((weak, alias("PMPI_" #T "_c2f")));       \
+    FACE_API CTYPE_##T MPI_##T##_f2c(MPI_Fint h) __attribute__((weak, alias("PMPI_" #T "_f2c")));       \
+    FACE_API int MPI_##T##_toint(CTYPE_##T h) __attribute__((weak, alias("PMPI_" #T "_toint")));        \
+    FACE_API CTYPE_##T MPI_##T##_fromint(int h) __attribute__((weak, alias("PMPI_" #T "_fromint")));
+HANDLE_CLASSES(DEFINE_CONVERSIONS)
+
+/* MPI_File is a pointer here; its Fortran integer is the MPICH-style handle of the object. */
+FACE_API MPI_Fint PMPI_File_c2f(MPI_File f)
+{
+    if (!f || !rt_obj_is(f, RT_CLASS_FILE))
+        return 0;
+    return (MPI_Fint)fs_user_int_handle((rt_obj *)f);
+}
+FACE_API MPI_File PMPI_File_f2c(MPI_Fint h)
+{
+    rt_obj *o;
+    return fs_user_from_int(h, RT_CLASS_FILE, &o) == FS_DEC_OK ? (MPI_File)o : MPI_FILE_NULL;
+}
+FACE_API int PMPI_File_toint(MPI_File f) { return PMPI_File_c2f(f); }
+FACE_API MPI_File PMPI_File_fromint(int h) { return PMPI_File_f2c(h); }
+FACE_API MPI_Fint MPI_File_c2f(MPI_File f) __attribute__((weak, alias("PMPI_File_c2f")));
+FACE_API MPI_File MPI_File_f2c(MPI_Fint h) __attribute__((weak, alias("PMPI_File_f2c")));
+FACE_API int MPI_File_toint(MPI_File f) __attribute__((weak, alias("PMPI_File_toint")));
+FACE_API MPI_File MPI_File_fromint(int h) __attribute__((weak, alias("PMPI_File_fromint")));
+
+/* ------------------------------------------------------------ statuses between languages */
+
+static int status_copy(const char *fn, const void *from, void *to)
+{
+    if (!from || !to || from == (const void *)MPI_STATUS_IGNORE || to == (void *)MPI_STATUS_IGNORE)
+        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, fn, "a status argument is null or MPI_STATUS_IGNORE"));
+    memcpy(to, from, sizeof(MPI_Status)); /* the three layouts are identical in this ABI */
+    return MPI_SUCCESS;
+}
+
+#define DEFINE_STATUS_CONV(NAME, FROM, TO)                                                             \
+    FACE_API int P##NAME(const FROM *a, TO *b) { return status_copy(#NAME, a, b); }                     \
+    FACE_API int NAME(const FROM *a, TO *b) __attribute__((weak, alias("P" #NAME)));
+DEFINE_STATUS_CONV(MPI_Status_c2f, MPI_Status, MPI_Fint)
+DEFINE_STATUS_CONV(MPI_Status_f2c, MPI_Fint, MPI_Status)
+DEFINE_STATUS_CONV(MPI_Status_c2f08, MPI_Status, MPI_F08_status)
+DEFINE_STATUS_CONV(MPI_Status_f082c, MPI_F08_status, MPI_Status)
+DEFINE_STATUS_CONV(MPI_Status_f2f08, MPI_Fint, MPI_F08_status)
+DEFINE_STATUS_CONV(MPI_Status_f082f, MPI_F08_status, MPI_Fint)
+
+/* ------------------------------------------------------------ MPICH ABI objects */
+
+FACE_API int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                         void *attribute_val_out, int *flag)
+{
+    (void)oldcomm;
+    (void)keyval;
+    (void)extra_state;
+    *(void **)attribute_val_out = attribute_val_in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int unweighted_marker, weights_empty_marker;
+static MPI_Fint f_status_ignore[5], f_statuses_ignore[5];
+static MPI_F08_status f08_status_ignore, f08_statuses_ignore;
+FACE_API int *const MPI_UNWEIGHTED = &unweighted_marker;
+FACE_API int *const MPI_WEIGHTS_EMPTY = &weights_empty_marker;
+FACE_API MPI_Fint *MPI_F_STATUS_IGNORE = f_status_ignore;
+FACE_API MPI_Fint *MPI_F_STATUSES_IGNORE = f_statuses_ignore;
+FACE_API MPI_F08_status *MPI_F08_STATUS_IGNORE = &f08_status_ignore;
+FACE_API MPI_F08_status *MPI_F08_STATUSES_IGNORE = &f08_statuses_ignore;
+FACE_API struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES = (struct MPIR_T_pvar_handle_s *)1;
+
+/* ------------------------------------------------------------ MPI_Abi_* */
+
+#include "abi_info.h"
+
+/* This library has the MPICH ABI, not the standard ABI: -1, as MPI-5.0 asks. */
+FACE_API int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
+{
+    if (!abi_major || !abi_minor)
+        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_version", "an output argument is a null pointer"));
+    *abi_major = -1;
+    *abi_minor = -1;
+    return MPI_SUCCESS;
+}
+
+FACE_API int PMPI_Abi_get_info(MPI_Info *info)
+{
+    rt_info *i = NULL;
+    int err = info ? fs_abi_info(&i, "MPI_Abi_get_info", 8, 8, 8) : rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_info", "argument 'info' is a null pointer");
+    if (!err)
+        *info = cf_info_out(i);
+    return cf_error_code_out(err);
+}
+
+FACE_API int PMPI_Abi_get_fortran_info(MPI_Info *info)
+{
+    rt_info *i = NULL;
+    int err = info ? fs_abi_fortran_info(&i, "MPI_Abi_get_fortran_info") : rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_fortran_info", "argument 'info' is a null pointer");
+    if (!err)
+        *info = cf_info_out(i);
+    return cf_error_code_out(err);
+}
+
+FACE_API int PMPI_Abi_set_fortran_info(MPI_Info info)
+{
+    rt_info *i = NULL;
+    int err = cf_info_in(NULL, "MPI_Abi_set_fortran_info", "info", info, 0, &i);
+    return cf_error_code_out(err ? err : fs_abi_set_fortran_info(i, "MPI_Abi_set_fortran_info"));
+}
+
+FACE_API int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set)
+{
+    return cf_error_code_out(fs_abi_get_fortran_booleans(logical_size, logical_true, logical_false, is_set));
+}
+
+FACE_API int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)
+{
+    return cf_error_code_out(fs_abi_set_fortran_booleans(logical_size, logical_true, logical_false));
+}
+
+FACE_API int MPI_Abi_get_version(int *, int *) __attribute__((weak, alias("PMPI_Abi_get_version")));
+FACE_API int MPI_Abi_get_info(MPI_Info *) __attribute__((weak, alias("PMPI_Abi_get_info")));
+FACE_API int MPI_Abi_get_fortran_info(MPI_Info *) __attribute__((weak, alias("PMPI_Abi_get_fortran_info")));
+FACE_API int MPI_Abi_set_fortran_info(MPI_Info) __attribute__((weak, alias("PMPI_Abi_set_fortran_info")));
+FACE_API int MPI_Abi_get_fortran_booleans(int, void *, void *, int *) __attribute__((weak, alias("PMPI_Abi_get_fortran_booleans")));
+FACE_API int MPI_Abi_set_fortran_booleans(int, void *, void *) __attribute__((weak, alias("PMPI_Abi_set_fortran_booleans")));

@@ -1,0 +1,145 @@
+/* face_support.c — messages for bad handles, and rank and tag checks, shared by the
+ * MPICH-ABI and standard-ABI C faces. */
+#include <stdlib.h>
+
+#include "face_support.h"
+
+static const char *const class_names[RT_CLASS_COUNT] = {
+    [RT_CLASS_NONE] = "unknown object", [RT_CLASS_COMM] = "communicator", [RT_CLASS_GROUP] = "group",
+    [RT_CLASS_DATATYPE] = "datatype", [RT_CLASS_REQUEST] = "request", [RT_CLASS_OP] = "operation",
+    [RT_CLASS_ERRHANDLER] = "error handler", [RT_CLASS_INFO] = "info", [RT_CLASS_WIN] = "window",
+    [RT_CLASS_FILE] = "file", [RT_CLASS_SESSION] = "session", [RT_CLASS_MESSAGE] = "message",
+    [RT_CLASS_KEYVAL] = "keyval",
+};
+
+/* MPICH's object-class codes (bits 26-29), indexed by runtime class. */
+static const unsigned mpich_code[RT_CLASS_COUNT] = {
+    [RT_CLASS_COMM] = 1, [RT_CLASS_GROUP] = 2, [RT_CLASS_DATATYPE] = 3, [RT_CLASS_FILE] = 4,
+    [RT_CLASS_ERRHANDLER] = 5, [RT_CLASS_OP] = 6, [RT_CLASS_INFO] = 7, [RT_CLASS_WIN] = 8,
+    [RT_CLASS_KEYVAL] = 9, [RT_CLASS_REQUEST] = 11, [RT_CLASS_MESSAGE] = 11, [RT_CLASS_SESSION] = 14,
+};
+#define KIND_INDIRECT 3u
+#define INDEX_BITS 22
+#define INDEX_MASK ((1u << INDEX_BITS) - 1)
+#define MESSAGE_SUBKIND 1u /* tells user messages from user requests, which share code 11 */
+
+unsigned fs_mpich_code(int cls)
+{
+    return mpich_code[cls];
+}
+
+static unsigned subkind_bits(const rt_obj *o)
+{
+    if (o->cls == RT_CLASS_KEYVAL)
+        return mpich_code[o->subkind];
+    return o->cls == RT_CLASS_MESSAGE ? MESSAGE_SUBKIND : 0;
+}
+
+int32_t fs_user_int_handle(const rt_obj *o)
+{
+    return (int32_t)((KIND_INDIRECT << 30) | (mpich_code[o->cls] << 26) | (subkind_bits(o) << INDEX_BITS) |
+                     ((uint32_t)o->index & INDEX_MASK));
+}
+
+int fs_int_class_of(int32_t h)
+{
+    uint32_t u = (uint32_t)h;
+    unsigned code = (u >> 26) & 0xf, sub = (u >> INDEX_BITS) & 0xf;
+    if (code == 11)
+        return sub == MESSAGE_SUBKIND && (u >> 30) == KIND_INDIRECT ? RT_CLASS_MESSAGE : RT_CLASS_REQUEST;
+    for (int c = 1; c < RT_CLASS_COUNT; c++)
+        if (mpich_code[c] == code && c != RT_CLASS_MESSAGE)
+            return c;
+    return RT_CLASS_NONE;
+}
+
+int fs_user_from_int(int32_t h, int cls, rt_obj **out)
+{
+    uint32_t u = (uint32_t)h;
+    *out = NULL;
+    if ((u >> 30) != KIND_INDIRECT)
+        return FS_DEC_BAD;
+    int found = fs_int_class_of(h);
+    if (found != cls)
+        return found == RT_CLASS_NONE ? FS_DEC_BAD : FS_DEC_WRONG_CLASS;
+    rt_obj *o = rt_obj_lookup(cls, (int32_t)(u & INDEX_MASK));
+    if (!o || subkind_bits(o) != ((u >> INDEX_BITS) & 0xf))
+        return FS_DEC_FREED;
+    *out = o;
+    return FS_DEC_OK;
+}
+
+int fs_handle_errclass(int cls)
+{
+    switch (cls) {
+    case RT_CLASS_COMM: return RT_ERR_COMM;
+    case RT_CLASS_GROUP: return RT_ERR_GROUP;
+    case RT_CLASS_DATATYPE: return RT_ERR_TYPE;
+    case RT_CLASS_REQUEST: case RT_CLASS_MESSAGE: return RT_ERR_REQUEST;
+    case RT_CLASS_OP: return RT_ERR_OP;
+    case RT_CLASS_INFO: return RT_ERR_INFO;
+    case RT_CLASS_WIN: return RT_ERR_WIN;
+    case RT_CLASS_FILE: return RT_ERR_FILE;
+    case RT_CLASS_SESSION: return RT_ERR_SESSION;
+    case RT_CLASS_KEYVAL: return RT_ERR_KEYVAL;
+    default: return RT_ERR_ARG;
+    }
+}
+
+const char *fs_class_name(int cls)
+{
+    return (cls >= 0 && cls < RT_CLASS_COUNT) ? class_names[cls] : "unknown object";
+}
+
+int fs_bad_handle(rt_obj *eo, const char *fn, const char *arg, const char *shown, int cls, int status,
+                  int found, int errcls)
+{
+    const char *what = fs_class_name(cls);
+    switch (status) {
+    case FS_DEC_NULL:
+        return rt_raise(eo, errcls, fn, "invalid %s '%s' = %s: the null handle is not allowed here", what, arg,
+                        shown);
+    case FS_DEC_WRONG_CLASS:
+        return rt_raise(eo, errcls, fn, "invalid %s '%s' = %s: it is a %s handle, not a %s", what, arg, shown,
+                        fs_class_name(found), what);
+    case FS_DEC_FREED:
+        return rt_raise(eo, errcls, fn, "invalid %s '%s' = %s: the object has been freed", what, arg, shown);
+    default:
+        return rt_raise(eo, errcls, fn, "invalid %s '%s' = %s: not a %s handle", what, arg, shown, what);
+    }
+}
+
+int fs_array_alloc(void ***p, long n, rt_obj *eo, const char *fn)
+{
+    *p = NULL;
+    if (n <= 0)
+        return 0;
+    *p = calloc((size_t)n, sizeof **p);
+    return *p ? 0 : rt_raise(eo, RT_ERR_NO_MEM, fn, "out of memory for %ld handles", n);
+}
+
+int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
+                  int any_ok, int root_ok)
+{
+    int remote = rt_comm_remote_size_of(comm);
+    int size = remote > 0 ? remote : rt_comm_size_of(comm);
+    int errcls = root_ok ? RT_ERR_ROOT : RT_ERR_RANK;
+    if (root_ok) {
+        if (remote > 0 && (rank == RT_ROOT || rank == RT_PROC_NULL))
+            return 0;
+    } else if (rank == RT_PROC_NULL || (any_ok && rank == RT_ANY_SOURCE)) {
+        return 0;
+    }
+    if (rank >= 0 && rank < size)
+        return 0;
+    return rt_raise(eo, errcls, fn, "invalid rank '%s' = %d: the %s group has %d process%s", arg, shown,
+                    remote > 0 ? "remote" : "communicator's", size, size == 1 ? "" : "es");
+}
+
+int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok)
+{
+    if ((any_ok && tag == RT_ANY_TAG) || (tag >= 0 && tag <= rt_tag_ub()))
+        return 0;
+    return rt_raise(eo, RT_ERR_TAG, fn, "invalid tag '%s' = %d: must be in 0..%d%s", arg, shown, rt_tag_ub(),
+                    any_ok ? " or MPI_ANY_TAG" : "");
+}

@@ -1,0 +1,48 @@
+/* face_support.h — what the two C faces share: handle-decoding results, the messages for
+ * bad handles, and the rank and tag checks made before the runtime sees a call. */
+#ifndef FACE_SUPPORT_H
+#define FACE_SUPPORT_H
+
+#include "rt.h"
+
+#define FACE_API __attribute__((visibility("default")))
+
+/* Results of a face's handle decoder. */
+enum { FS_DEC_OK = 0, FS_DEC_NULL, FS_DEC_BAD, FS_DEC_WRONG_CLASS, FS_DEC_FREED };
+
+/* Raises errcls on eo for a handle argument that failed to decode with `status`; `shown`
+ * is the handle as the face prints it, `found` the class it really has (RT_CLASS_NONE if
+ * unknown). Returns the error code. */
+int fs_bad_handle(rt_obj *eo, const char *fn, const char *arg, const char *shown, int cls, int status,
+                  int found, int errcls);
+
+/* Allocates an array of n object pointers for an output handle array (NULL when n <= 0).
+ * Returns 0, or an RT_ERR_NO_MEM raised on eo. */
+int fs_array_alloc(void ***p, long n, rt_obj *eo, const char *fn);
+
+/* Checks a rank argument (shown: the user's value; rank: mapped to the runtime's values) of
+ * a call on comm. any_ok: MPI_ANY_SOURCE is allowed; root_ok: a root argument (MPI_ROOT and
+ * MPI_PROC_NULL are allowed on inter-communicators). Returns 0 or the raised error. */
+int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
+                  int any_ok, int root_ok);
+
+/* Checks a tag argument; any_ok: MPI_ANY_TAG is allowed. */
+int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok);
+
+/* Integer handles of user objects, shared by both C faces and Fortran (MPICH's encoding:
+ * bits 30-31 kind 3, 26-29 object class, 22-25 subkind, low 22 bits the table index). */
+int32_t fs_user_int_handle(const rt_obj *o);
+/* Decodes an integer handle of kind 3 into a live user object of class cls: FS_DEC_*. */
+int fs_user_from_int(int32_t h, int cls, rt_obj **out);
+/* The runtime class an MPICH-encoded integer handle claims to be (RT_CLASS_NONE if none). */
+int fs_int_class_of(int32_t h);
+/* MPICH's object-class code (bits 26-29) of a runtime class. */
+unsigned fs_mpich_code(int cls);
+
+/* The error class for an invalid handle of class cls (MPI_ERR_COMM, MPI_ERR_TYPE, ...). */
+int fs_handle_errclass(int cls);
+
+/* "communicator", "datatype", ... for messages. */
+const char *fs_class_name(int cls);
+
+#endif

@@ -1,0 +1,47 @@
+/* fface.h — internal header of the Fortran face (MPICH ABI): Fortran arguments to C ones.
+ * Fortran handles are the C face's integers; statuses share MPICH's 5-integer layout. */
+#ifndef FFACE_H
+#define FFACE_H
+
+#include <stdlib.h>
+
+#include "face_support.h"
+#include "mpi.h"
+
+/* The common blocks of mpif.h (MPICH's names and layout). */
+extern struct ff_priv1 { MPI_Fint bottom, in_place, status_ignore[5]; } mpipriv1_;
+extern struct ff_priv2 { MPI_Fint statuses_ignore[5], errcodes_ignore[1]; } mpipriv2_;
+
+static inline void *ff_buf(void *p)
+{
+    if (p == &mpipriv1_.bottom)
+        return MPI_BOTTOM;
+    if (p == &mpipriv1_.in_place)
+        return MPI_IN_PLACE;
+    return p;
+}
+#define ff_status_ignored(s) ((void *)(s) == (void *)mpipriv1_.status_ignore)
+#define ff_statuses_ignored(s) ((void *)(s) == (void *)mpipriv2_.statuses_ignore)
+
+/* A NUL-terminated copy of a blank-padded Fortran string (trailing blanks dropped); the
+ * caller frees it. NULL only when out of memory. */
+char *ff_str_in(const char *s, size_t len);
+/* Copies C string c into Fortran string f of length len, blank-padded. */
+void ff_str_out(const char *c, char *f, size_t len);
+/* LOGICAL arrays to int arrays and back (n elements); the caller frees the copy. */
+int *ff_logicals_in(const MPI_Fint *f, MPI_Fint n);
+void ff_logicals_out(const int *c, MPI_Fint *f, MPI_Fint n);
+/* INTEGER addresses (MPI-1 calls) widened to MPI_Aint; the caller frees the copy. */
+MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
+/* The value Fortran sees for an attribute read through C: predefined keys (integer
+ * handles of the builtin kind) hold pointers to int in C and plain values in Fortran. */
+MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
+
+#define FF_ALIAS(target, name) extern __typeof__(target) name __attribute__((weak, alias(#target), visibility("default")));
+/* mpi_x_ mpi_x__ mpi_x MPI_X and the same with PMPI, all aliases of pmpi_x_. */
+#define FF_ALIASES(target, lower, upper)                                                            \
+    FF_ALIAS(target, lower##_) FF_ALIAS(target, lower##__) FF_ALIAS(target, lower)                   \
+    FF_ALIAS(target, upper) FF_ALIAS(target, p##lower##__) FF_ALIAS(target, p##lower)               \
+    FF_ALIAS(target, P##upper)
+
+#endif

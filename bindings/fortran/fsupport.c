@@ -1,0 +1,106 @@
+/* fsupport.c — the Fortran face's hand-written parts: mpif.h's common blocks, string and
+ * LOGICAL conversion, and the predefined callbacks Fortran names as EXTERNAL. */
+#include <string.h>
+
+#include "fface.h"
+
+FACE_API struct ff_priv1 mpipriv1_;
+FACE_API struct ff_priv2 mpipriv2_;
+FACE_API struct { char argvs_null[1], argv_null[1]; } mpiprivc_;
+FACE_API struct { MPI_Fint v; } mpifcmb5_, mpifcmb9_, mpifcmba_;
+
+char *ff_str_in(const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    char *c = malloc(len + 1);
+    if (c) {
+        memcpy(c, s, len);
+        c[len] = '\0';
+    }
+    return c;
+}
+
+void ff_str_out(const char *c, char *f, size_t len)
+{
+    size_t n = c ? strlen(c) : 0;
+    if (n > len)
+        n = len;
+    memcpy(f, c, n);
+    memset(f + n, ' ', len - n);
+}
+
+int *ff_logicals_in(const MPI_Fint *f, MPI_Fint n)
+{
+    int *c = malloc(sizeof *c * (size_t)(n > 0 ? n : 1));
+    for (MPI_Fint i = 0; c && i < n; i++)
+        c[i] = f[i] != 0;
+    return c;
+}
+
+void ff_logicals_out(const int *c, MPI_Fint *f, MPI_Fint n)
+{
+    for (MPI_Fint i = 0; c && i < n; i++)
+        f[i] = c[i] ? 1 : 0;
+}
+
+MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n)
+{
+    MPI_Aint *c = malloc(sizeof *c * (size_t)(n > 0 ? n : 1));
+    for (MPI_Fint i = 0; c && i < n; i++)
+        c[i] = f[i];
+    return c;
+}
+
+MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
+{
+    if (((uint32_t)keyval >> 30) == 1u) /* a predefined attribute: C gets a pointer to int */
+        return c_value ? *(int *)c_value : 0;
+    return (MPI_Aint)c_value;
+}
+
+/* ------------------------------------------------------------ predefined callbacks */
+/* Fortran calls these by reference with INTEGER (MPI-1 names) or address-sized values
+ * (MPI-2 names). The runtime recognises them when they are registered (see caching). */
+#define FF_COPY_FN(lower, upper, T, DUP)                                                                 \
+    FACE_API void lower##_(MPI_Fint *oldobj, MPI_Fint *keyval, T *extra_state, T *in, T *out,            \
+                           MPI_Fint *flag, MPI_Fint *ierr)                                               \
+    {                                                                                                    \
+        (void)oldobj;                                                                                    \
+        (void)keyval;                                                                                    \
+        (void)extra_state;                                                                               \
+        if (DUP)                                                                                         \
+            *out = *in;                                                                                  \
+        *flag = DUP;                                                                                     \
+        *ierr = MPI_SUCCESS;                                                                             \
+    }                                                                                                    \
+    FF_ALIAS(lower##_, lower##__) FF_ALIAS(lower##_, lower) FF_ALIAS(lower##_, upper)
+#define FF_DELETE_FN(lower, upper, T)                                                                    \
+    FACE_API void lower##_(MPI_Fint *obj, MPI_Fint *keyval, T *value, T *extra_state, MPI_Fint *ierr)    \
+    {                                                                                                    \
+        (void)obj;                                                                                       \
+        (void)keyval;                                                                                    \
+        (void)value;                                                                                     \
+        (void)extra_state;                                                                               \
+        *ierr = MPI_SUCCESS;                                                                             \
+    }                                                                                                    \
+    FF_ALIAS(lower##_, lower##__) FF_ALIAS(lower##_, lower) FF_ALIAS(lower##_, upper)
+
+FF_COPY_FN(mpi_null_copy_fn, MPI_NULL_COPY_FN, MPI_Fint, 0)
+FF_COPY_FN(mpi_dup_fn, MPI_DUP_FN, MPI_Fint, 1)
+FF_DELETE_FN(mpi_null_delete_fn, MPI_NULL_DELETE_FN, MPI_Fint)
+FF_COPY_FN(mpi_comm_null_copy_fn, MPI_COMM_NULL_COPY_FN, MPI_Aint, 0)
+FF_COPY_FN(mpi_comm_dup_fn, MPI_COMM_DUP_FN, MPI_Aint, 1)
+FF_DELETE_FN(mpi_comm_null_delete_fn, MPI_COMM_NULL_DELETE_FN, MPI_Aint)
+FF_COPY_FN(mpi_type_null_copy_fn, MPI_TYPE_NULL_COPY_FN, MPI_Aint, 0)
+FF_COPY_FN(mpi_type_dup_fn, MPI_TYPE_DUP_FN, MPI_Aint, 1)
+FF_DELETE_FN(mpi_type_null_delete_fn, MPI_TYPE_NULL_DELETE_FN, MPI_Aint)
+FF_COPY_FN(mpi_win_null_copy_fn, MPI_WIN_NULL_COPY_FN, MPI_Aint, 0)
+FF_COPY_FN(mpi_win_dup_fn, MPI_WIN_DUP_FN, MPI_Aint, 1)
+FF_DELETE_FN(mpi_win_null_delete_fn, MPI_WIN_NULL_DELETE_FN, MPI_Aint)
+
+/* MPI_CONVERSION_FN_NULL is a marker for MPI_Register_datarep: it is never called. */
+FACE_API void mpi_conversion_fn_null_(void) {}
+FF_ALIAS(mpi_conversion_fn_null_, mpi_conversion_fn_null__)
+FF_ALIAS(mpi_conversion_fn_null_, mpi_conversion_fn_null)
+FF_ALIAS(mpi_conversion_fn_null_, MPI_CONVERSION_FN_NULL)

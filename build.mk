@@ -1,0 +1,99 @@
+# Second stage of the build (called by Makefile once build/gen exists): objects, the runtime
+# archive, libmpi.so.12 (MPICH ABI), libmpifort.so.12, libmpi_abi.so.1, headers, wrappers.
+GEN := $(BUILD)/gen
+OBJ := $(BUILD)/obj
+LIB := $(BUILD)/lib
+BIN := $(BUILD)/bin
+INC := $(BUILD)/include
+
+RT_SRC := $(wildcard runtime/core/*.c) $(GEN)/rt_builtins.c $(GEN)/rt_stubs.c
+C_SRC := $(wildcard bindings/c/*.c bindings/common/*.c) $(wildcard $(GEN)/c/*.c)
+F_SRC := $(wildcard bindings/fortran/*.c) $(wildcard $(GEN)/fortran/*.c)
+ABI_SRC := $(wildcard abi/*.c bindings/common/*.c) $(wildcard $(GEN)/abi/*.c)
+
+obj = $(patsubst %.c,$(OBJ)/$(1)/%.o,$(subst $(GEN)/,gen/,$(2)))
+RT_OBJ := $(call obj,rt,$(RT_SRC))
+C_OBJ := $(call obj,c,$(C_SRC))
+F_OBJ := $(call obj,fortran,$(F_SRC))
+ABI_OBJ := $(call obj,abi,$(ABI_SRC))
+
+RT_INC := -Iruntime/include -I$(GEN)
+C_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -I$(GEN)/c
+F_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -Ibindings/fortran -I$(GEN)/c -I$(GEN)/fortran
+ABI_INC := $(RT_INC) -I$(INC)/abi -Ibindings/common -Iabi -I$(GEN)/abi
+
+HEADERS := $(INC)/mpi.h $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h $(INC)/mpif.h
+WRAPPERS := $(BIN)/mpicc $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90
+LIBS_OUT := $(LIB)/libmpi.so.12 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so $(LIB)/libmpifort.so.12 \
+	$(LIB)/libmpifort.so $(LIB)/libmpi_abi.so.1 $(LIB)/libmpi_abi.so
+
+.PHONY: all
+all: $(HEADERS) $(LIB)/libswitchyard_rt.a $(LIBS_OUT) $(WRAPPERS) $(INC)/mpi.mod
+
+$(INC)/%: $(GEN)/include/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(OBJ)/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(RT_INC) -MMD -c $< -o $@
+$(OBJ)/rt/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(RT_INC) -MMD -c $< -o $@
+$(OBJ)/c/%.o: %.c $(INC)/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(C_INC) -MMD -c $< -o $@
+$(OBJ)/c/gen/%.o: $(GEN)/%.c $(INC)/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(C_INC) -MMD -c $< -o $@
+$(OBJ)/fortran/%.o: %.c $(INC)/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(F_INC) -MMD -c $< -o $@
+$(OBJ)/fortran/gen/%.o: $(GEN)/%.c $(INC)/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(F_INC) -MMD -c $< -o $@
+$(OBJ)/abi/%.o: %.c $(INC)/abi/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ABI_INC) -MMD -c $< -o $@
+$(OBJ)/abi/gen/%.o: $(GEN)/%.c $(INC)/abi/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ABI_INC) -MMD -c $< -o $@
+
+$(LIB)/libswitchyard_rt.a: $(RT_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+# The runtime goes in whole, so that its strong rt_<Name>() definitions replace the weak stubs.
+$(LIB)/libmpi.so.12: $(C_OBJ) $(LIB)/libswitchyard_rt.a
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpi.so.12 -o $@ $(C_OBJ) \
+		-Wl,--whole-archive $(LIB)/libswitchyard_rt.a -Wl,--no-whole-archive $(LIBS)
+$(LIB)/libmpich.so.12 $(LIB)/libmpi.so: $(LIB)/libmpi.so.12
+	ln -sf libmpi.so.12 $@
+
+$(LIB)/libmpifort.so.12: $(F_OBJ) $(LIB)/libmpi.so.12
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -o $@ $(F_OBJ) -L$(LIB) -lmpi $(LIBS)
+$(LIB)/libmpifort.so: $(LIB)/libmpifort.so.12
+	ln -sf libmpifort.so.12 $@
+
+$(LIB)/libmpi_abi.so.1: $(ABI_OBJ) $(LIB)/libswitchyard_rt.a
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpi_abi.so.1 -o $@ $(ABI_OBJ) \
+		-Wl,--whole-archive $(LIB)/libswitchyard_rt.a -Wl,--no-whole-archive $(LIBS) -lffi
+$(LIB)/libmpi_abi.so: $(LIB)/libmpi_abi.so.1
+	ln -sf libmpi_abi.so.1 $@
+
+$(INC)/mpi.mod: $(GEN)/fortran/mpi_module.f90 $(INC)/mpif.h
+	cd $(INC) && $(FC) -c -fno-range-check -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module.o
+
+$(BIN)/.mpiwrap: bindings/wrappers/.mpiwrap.in
+	@mkdir -p $(dir $@)
+	cp $< $@
+	chmod +x $@
+$(BIN)/%: bindings/wrappers/%.in $(BIN)/.mpiwrap
+	@mkdir -p $(dir $@)
+	sed -e 's|@CC@|$(CC)|g' -e 's|@FC@|$(FC)|g' $< > $@
+	chmod +x $@
+$(BIN)/mpif77 $(BIN)/mpif90: $(BIN)/mpifort
+	ln -sf mpifort $@
+
+-include $(RT_OBJ:.o=.d) $(C_OBJ:.o=.d) $(F_OBJ:.o=.d) $(ABI_OBJ:.o=.d)

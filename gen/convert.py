@@ -1,0 +1,265 @@
+# Argument checking and translation from a C face (MPICH ABI or standard ABI) to the runtime,
+# derived from each parameter's kind. One Body per C function; the template lays it out.
+import dataclasses
+
+import cdecl
+from emit_runtime import ERRHANDLER_OBJECT_CLASSES
+
+# Runtime error class for an invalid handle of each class.
+HANDLE_ERR = {'comm': 'RT_ERR_COMM', 'group': 'RT_ERR_GROUP', 'datatype': 'RT_ERR_TYPE', 'request': 'RT_ERR_REQUEST',
+              'op': 'RT_ERR_OP', 'errhandler': 'RT_ERR_ARG', 'info': 'RT_ERR_INFO', 'win': 'RT_ERR_WIN',
+              'file': 'RT_ERR_FILE', 'session': 'RT_ERR_SESSION', 'message': 'RT_ERR_REQUEST',
+              'keyval': 'RT_ERR_KEYVAL'}
+NULL_OK_IN = {'request', 'message', 'info'}
+
+
+@dataclasses.dataclass
+class Body:
+    decls: list
+    pre: list        # checks and input translation, in order; each may `goto out`
+    args: list       # the runtime call's arguments
+    post: list       # output translation after a successful call
+    post_always: list  # output translation even when the call failed (requests, statuses)
+    cleanup: list
+    errobj: str      # expression for the object whose handler reports argument errors
+
+
+def _rank_rules(proc, p):
+    """(allow ANY_SOURCE, allow ROOT/PROC_NULL as root) for the ranks the face checks, or None."""
+    names = {q.name for q in proc.params}
+    if 'comm' not in names or p.dir != 'in' or p.is_array:
+        return None
+    if p.name in ('dest', 'source'):
+        return ('source' == p.name, False)
+    if p.name == 'root':
+        return (False, True)
+    return None
+
+
+def _tag_any_ok(proc, p):
+    n = proc.name
+    return p.name == 'recvtag' or (p.name == 'tag' and any(w in n for w in ('Recv', 'recv', 'robe')))
+
+
+def body(proc, large, face):
+    """Builds the Body of C function proc (large: its _c twin) for face prefix `face` ('cf' or 'af')."""
+    F = face
+    decls, pre, args, post, post_always, cleanup = [], [], [], [], [], []
+    params = proc.c_params(large)
+    names = {p.name: p for p in params}
+    eo = None
+    for p in params:
+        if p.kind.cls == 'handle' and p.kind.handle in ERRHANDLER_OBJECT_CLASSES and p.dir == 'in' and not p.is_array:
+            eo = p
+            break
+    errobj = '(rt_obj *)a_%s' % eo.name if eo else 'NULL'
+    if eo:
+        decls.append('%s *a_%s = NULL;' % (cdecl.RT_HANDLE_TYPE[eo.kind.handle], eo.name))
+        pre.append('rc_ = %s_%s_in(NULL, FN, "%s", %s, 0, &a_%s); if (rc_) goto out;'
+                   % (F, eo.kind.handle, eo.name, eo.name, eo.name))
+
+    def need_ptr(p):
+        pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
+                   % (p.name, errobj, p.name))
+
+    for p in proc.c_params(True):
+        k, n = p.kind, p.name
+        a = 'a_' + n
+        cls = k.cls
+        if cls == 'varargs':
+            continue
+        if p not in params:  # a large-count-only parameter, absent from the plain call
+            args.append('NULL' if (p.dir != 'in' or p.is_array) else '0')
+            continue
+        if p is eo:
+            args.append(a)
+            continue
+        if cls == 'handle':
+            h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
+            nullok = '1' if (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_'))) else '0'
+            if p.dir == 'in' and p.length == '*':
+                args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
+            elif p.dir == 'in' and not p.is_array:
+                decls.append('%s *%s = NULL;' % (rtt, a))
+                if p.pointer:
+                    need_ptr(p)
+                pre.append('rc_ = %s_%s_in(%s, FN, "%s", %s%s, %s, &%s); if (rc_) goto out;'
+                           % (F, h, errobj, n, '*' if p.pointer else '', n, nullok, a))
+                args.append(a)
+            elif p.dir == 'in':
+                ln = _length(p, names)
+                decls.append('%s **%s = NULL;' % (rtt, a))
+                pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, &%s); if (rc_) goto out;'
+                           % (F, h, errobj, n, n, ln, nullok, a))
+                cleanup.append('free(%s);' % a)
+                args.append('(%s *const *)%s' % (rtt, a))
+            elif p.dir == 'out' and not p.is_array:
+                need_ptr(p)
+                decls.append('%s *%s = NULL;' % (rtt, a))
+                args.append('&' + a)
+                post.append('*%s = %s_%s_out(%s);' % (n, F, h, a))
+            elif p.dir == 'inout' and not p.is_array:
+                need_ptr(p)
+                decls.append('%s *%s = NULL;' % (rtt, a))
+                nullok_io = '1' if h in ('request', 'message') else '0'
+                pre.append('rc_ = %s_%s_in(%s, FN, "%s", *%s, %s, &%s); if (rc_) goto out;'
+                           % (F, h, errobj, n, n, nullok_io, a))
+                args.append('&' + a)
+                (post_always if h in ('request', 'message') else post).append('*%s = %s_%s_out(%s);' % (n, F, h, a))
+            else:  # out or inout arrays
+                ln = _length(p, names)
+                decls.append('%s **%s = NULL;' % (rtt, a))
+                if p.dir == 'inout':
+                    pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, 1, &%s); if (rc_) goto out;'
+                               % (F, h, errobj, n, n, ln, a))
+                else:
+                    pre.append('rc_ = %s_array_alloc((void ***)&%s, %s, %s, FN); if (rc_) goto out;'
+                               % (F, a, ln, errobj))
+                args.append(a)
+                cleanup.append('free(%s);' % a)
+                post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s_%s_out(%s[i_]);'
+                                   % (a, ln, n, F, h, a))
+        elif cls == 'tool_handle':
+            args.append('(void *)%s' % n if p.dir == 'in' else '(void **)%s' % n)
+        elif cls == 'buffer':
+            decls.append('%svoid *%s = %s_buffer_in(%s);' % ('const ' if p.dir == 'in' and p.const else '', a, F, n))
+            args.append(a)
+        elif cls in ('c_pointer', 'attribute', 'extra_state', 'f_status', 'f08_status'):
+            if p.dir != 'in':
+                need_ptr(p)
+            args.append('(void *)%s' % n)
+        elif cls == 'string':
+            if not (p.dir == 'in' and p.optional):
+                need_ptr(p)
+            args.append(n)
+        elif cls in ('string_array', 'string_2darray', 'argv'):
+            args.append(n)
+        elif cls == 'status':
+            _status(F, p, names, decls, pre, args, post_always, cleanup, errobj)
+        elif cls == 'logical':
+            if p.dir == 'in' and not p.is_array:
+                args.append('(%s != 0)' % n)
+            else:
+                if p.dir != 'in' and not p.is_array:
+                    need_ptr(p)
+                args.append(n)
+        elif cls == 'function':
+            flags = 'RT_CB_LARGE' if (large and k.poly) else '0'
+            args.append('(rt_callback){(rt_fn)%s, &%s_face, %s}' % (n, F, flags))
+        elif cls == 'fint_handle':
+            args.append(n)
+        else:  # numbers: int, aint, offset, count, double
+            _number(proc, F, p, large, names, decls, pre, args, post, errobj)
+    return Body(decls, pre, args, post, post_always, cleanup, errobj)
+
+
+def _length(p, names):
+    L = p.length
+    if isinstance(L, str) and L in names:
+        return L if names[L].dir == 'in' or names[L].pointer is False else '(%s ? *%s : 0)' % (L, L)
+    if p.name.startswith('array_of_statuses') or L == '*':
+        return 'count' if 'count' in names else 'incount'
+    raise ValueError('no length for %s' % p.name)
+
+
+def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
+    n, a = p.name, 'a_' + p.name
+    if not p.is_array:
+        decls.append('rt_status %s_s, *%s = NULL;' % (a, a))
+        if p.dir in ('in', 'inout'):
+            pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
+                       % (n, errobj, n))
+            pre.append('%s = &%s_s; %s_status_in(%s, %s);' % (a, a, F, n, a))
+        else:
+            pre.append('if (!%s_status_ignored(%s)) { if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer (use MPI_STATUS_IGNORE)"); goto out; } %s = &%s_s; }'
+                       % (F, n, n, errobj, n, a, a))
+        args.append(a)
+        if p.dir != 'in':
+            post_always.append('if (%s) %s_status_out(%s, %s);' % (a, F, a, n))
+        return
+    ln = 'count' if 'count' in names else 'incount'
+    filled = '*outcount' if 'outcount' in names else ln
+    decls.append('rt_status *%s = NULL;' % a)
+    pre.append('if (!%s_statuses_ignored(%s) && (%s) > 0) { %s = malloc(sizeof(rt_status) * (size_t)(%s)); '
+               'if (!%s) { rc_ = rt_raise(%s, RT_ERR_NO_MEM, FN, "out of memory for %%d statuses", (int)(%s)); goto out; } }'
+               % (F, n, ln, a, ln, a, errobj, ln))
+    cleanup.append('free(%s);' % a)
+    args.append(a)
+    post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s) && (%s) != MPI_UNDEFINED; i_++) %s_status_out(&%s[i_], &%s[i_]);'
+                       % (a, filled, filled, F, a, n))
+
+
+def _number(proc, F, p, large, names, decls, pre, args, post, errobj):
+    k, n, a = p.kind, p.name, 'a_' + p.name
+    face_t = cdecl.c_base(p, large)
+    rt_t = cdecl.rt_scalar_type(p)
+    m = k.map
+    if p.is_array:
+        if k.poly:
+            args.append('(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1))
+        elif isinstance(p.length, list):
+            args.append('(%sint *)%s' % ('const ' if p.dir == 'in' else '', n))
+        else:
+            args.append(n)
+        return
+    if p.dir == 'in':
+        if m:
+            decls.append('%s %s = %s;' % (rt_t, a, _map_in(F, m, n)))
+        else:
+            decls.append('%s %s = (%s)%s;' % (rt_t, a, rt_t, n))
+        _checks(proc, F, p, names, pre, errobj, a)
+        args.append(a)
+        return
+    # out / inout scalars
+    if p.pointer is False:
+        args.append(n)
+        return
+    if p.dir == 'out' or p.dir == 'inout':
+        pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
+                   % (n, errobj, n))
+    if not m and face_t.replace('MPI_Aint', 'rt_aint').replace('MPI_Count', 'rt_count').replace('MPI_Offset', 'rt_offset') == rt_t:
+        args.append(n)
+        return
+    init = (_map_in(F, m, '*' + n) if m else '(%s)*%s' % (rt_t, n)) if p.dir == 'inout' else '0'
+    decls.append('%s %s = %s;' % (rt_t, a, init))
+    args.append('&' + a)
+    if m:
+        post.append('*%s = %s;' % (n, _map_out(F, m, a)))
+    elif face_t == 'int' and rt_t != 'int':
+        post.append('*%s = (%s > INT_MAX || %s < INT_MIN) ? MPI_UNDEFINED : (int)%s;' % (n, a, a, a))
+    else:
+        post.append('*%s = (%s)%s;' % (n, face_t, a))
+
+
+def _map_in(F, m, expr):
+    kind, _, cat = m.partition(':')
+    if kind in ('enum', 'bits'):
+        return '%s_%s_%s_in(%s)' % (F, kind, cat.lower(), expr)
+    return '%s_%s_in(%s)' % (F, kind, expr)
+
+
+def _map_out(F, m, expr):
+    kind, _, cat = m.partition(':')
+    if kind in ('enum', 'bits'):
+        return '%s_%s_%s_out(%s)' % (F, kind, cat.lower(), expr)
+    return '%s_%s_out(%s)' % (F, kind, expr)
+
+
+def _checks(proc, F, p, names, pre, errobj, a):
+    k, n = p.kind, p.name
+    ecls = 'RT_ERR_COUNT' if k.cls == 'count' else 'RT_ERR_ARG'
+    if k.check == 'nonneg':
+        pre.append('if (%s < 0) { rc_ = rt_raise(%s, %s, FN, "invalid argument \'%s\' = %%lld: must be >= 0", (long long)%s); goto out; }'
+                   % (a, errobj, ecls, n, a))
+    elif k.check == 'positive':
+        pre.append('if (%s <= 0) { rc_ = rt_raise(%s, %s, FN, "invalid argument \'%s\' = %%lld: must be > 0", (long long)%s); goto out; }'
+                   % (a, errobj, ecls, n, a))
+    elif k.check in ('rank', 'rank_nni'):
+        rules = _rank_rules(proc, p)
+        if rules:
+            any_ok, root_ok = rules
+            pre.append('rc_ = %s_check_rank(%s, FN, "%s", %s, %s, a_comm, %d, %d); if (rc_) goto out;'
+                       % (F, errobj, n, n, a, any_ok, root_ok))
+    elif k.check == 'tag':
+        pre.append('rc_ = %s_check_tag(%s, FN, "%s", %s, %s, %d); if (rc_) goto out;'
+                   % (F, errobj, n, n, a, 1 if _tag_any_ok(proc, p) else 0))

@@ -1,0 +1,108 @@
+# What the two C faces (MPICH ABI and standard ABI) share: typed handle converters, constant
+# maps and entry points, generated from one set of templates with a per-face configuration.
+import dataclasses
+
+import cdecl
+import convert
+import emit_runtime
+from render import render
+
+HANDLE_CTYPE = {'comm': 'MPI_Comm', 'group': 'MPI_Group', 'datatype': 'MPI_Datatype', 'request': 'MPI_Request',
+                'op': 'MPI_Op', 'errhandler': 'MPI_Errhandler', 'info': 'MPI_Info', 'win': 'MPI_Win',
+                'file': 'MPI_File', 'session': 'MPI_Session', 'message': 'MPI_Message', 'keyval': 'int'}
+NULL_NAME = {'comm': 'MPI_COMM_NULL', 'group': 'MPI_GROUP_NULL', 'datatype': 'MPI_DATATYPE_NULL',
+             'request': 'MPI_REQUEST_NULL', 'op': 'MPI_OP_NULL', 'errhandler': 'MPI_ERRHANDLER_NULL',
+             'info': 'MPI_INFO_NULL', 'win': 'MPI_WIN_NULL', 'file': 'MPI_FILE_NULL', 'session': 'MPI_SESSION_NULL',
+             'message': 'MPI_MESSAGE_NULL', 'keyval': 'MPI_KEYVAL_INVALID'}
+MAP_MEMBERS = {'rank': ['MPI_ANY_SOURCE', 'MPI_PROC_NULL', 'MPI_ROOT', 'MPI_UNDEFINED'],
+               'tag': ['MPI_ANY_TAG', 'MPI_UNDEFINED'], 'undefined': ['MPI_UNDEFINED']}
+
+
+@dataclasses.dataclass
+class FaceConfig:
+    prefix: str           # 'cf' (MPICH ABI) or 'af' (standard ABI)
+    value: str            # which spec value the face uses: 'mpich' or 'abi'
+    pointer_classes: set  # handle classes represented as pointers in this face
+    header: str           # the face's internal header the generated C includes
+
+
+def face_value(c, face):
+    return getattr(c, face.value)
+
+
+def maps(spec, face):
+    """name -> (members [(face value, rt value, name)], kind) for every map a kind uses."""
+    used = {k.map for k in spec.kinds.values() if k.map}
+    by_name = {c.name: c for c in spec.constants}
+    out = {}
+    for m in sorted(used):
+        kind, _, cat = m.partition(':')
+        if kind in MAP_MEMBERS:
+            members = [by_name[n] for n in MAP_MEMBERS[kind]]
+        elif kind == 'error_code':
+            members = spec.constants_in('ERROR_CLASSES')
+        else:
+            members = [c for c in spec.constants_in(cat) if isinstance(c.abi, int)]
+            if kind == 'enum':
+                members.append(by_name['MPI_UNDEFINED'])
+        pairs = [(face_value(c, face), c.abi, c.name) for c in members
+                 if isinstance(face_value(c, face), int) and isinstance(c.abi, int)]
+        fname = ('%s_%s' % (kind, cat.lower())) if cat else kind
+        out[fname] = {'kind': kind, 'pairs': pairs, 'identity': all(f == r for f, r, _ in pairs),
+                      'pairs_in': _unique(pairs, 0), 'pairs_out': _unique(pairs, 1)}
+    return out
+
+
+def _unique(pairs, key):
+    seen, out = set(), []
+    for p in pairs:
+        if p[key] not in seen:
+            seen.add(p[key])
+            out.append(p)
+    return out
+
+
+def builtin_values(spec, face):
+    """[(face value, builtin id)] for decoding, and {builtin id: face value} for encoding."""
+    ids = emit_runtime.builtin_id_of(spec)
+    nulls = set(null_values(spec, face).values())
+    decode, encode = [], {}
+    for c in spec.constants:
+        if c.name not in ids:
+            continue
+        v = face_value(c, face)
+        if not isinstance(v, int) or v in nulls or v in [d[0] for d in decode]:
+            continue
+        decode.append((v, ids[c.name]))
+        encode.setdefault(ids[c.name], v)
+        if face.value == 'mpich' and isinstance(c.mpich_fortran, int) and c.mpich_fortran != v:
+            decode.append((c.mpich_fortran, ids[c.name]))  # Fortran's own attribute keys
+    return decode, encode
+
+
+def null_values(spec, face):
+    by_name = {c.name: c for c in spec.constants}
+    return {h: face_value(by_name[n], face) for h, n in NULL_NAME.items()}
+
+
+def emit_face(spec, face, outdir):
+    procs = [p for p in spec.procedures if not cdecl.face_manual(p)]
+    funcs = []
+    for p in procs:
+        for name, large in p.c_variants():
+            b = convert.body(p, large, face.prefix)
+            funcs.append({'name': name, 'proc': p, 'proto': cdecl.c_prototype(p, name, large, 'P'),
+                          'ret': cdecl.c_return(p), 'body': b,
+                          'rt_call': 'rt_%s(%s)' % (p.short, ', '.join(b.args)), 'before_init': p.before_init})
+    decode, encode = builtin_values(spec, face)
+    ctx = dict(F=face.prefix, face=face, classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
+               rt_class=cdecl.RT_CLASS, handle_err=convert.HANDLE_ERR, maps=maps(spec, face),
+               decode=decode, encode=encode, nulls=null_values(spec, face), header=face.header,
+               pointer_classes=face.pointer_classes)
+    files = {'%s/conv.h' % outdir: render('face_conv.h.j2', **ctx),
+             '%s/tables.c' % outdir: render('face_tables.c.j2', **ctx)}
+    chapters = sorted({f['proc'].chapter for f in funcs})
+    for chap in chapters:
+        files['%s/entry_%s.c' % (outdir, chap)] = render(
+            'face_entry.c.j2', funcs=[f for f in funcs if f['proc'].chapter == chap], chapter=chap, **ctx)
+    return files

@@ -1,0 +1,16 @@
+# exports.sh — every procedure of the spec is exported as MPI_ and PMPI_ from the C and
+# standard-ABI libraries, and in four manglings (MPI_ and PMPI_) from the Fortran library.
+. tests/sh/lib.sh
+check() { # library expected-list
+    nm -D --defined-only "$BUILD/lib/$1" | awk '{print $NF}' | sort -u > "$TMP/have"
+    sort -u "$BUILD/gen/tests/$2" > "$TMP/want"
+    comm -23 "$TMP/want" "$TMP/have" > "$TMP/missing"
+    [ -s "$TMP/missing" ] && { head -20 "$TMP/missing" >&2; fail "$1 lacks $(wc -l < "$TMP/missing") symbols"; }
+    # Nothing but the MPI names (and MPICH's documented extras) may leak out.
+    grep -vE '^(P?MPI_|p?mpi_|MPIR_Dup_fn$|mpipriv|mpifcmb|_init$|_fini$|_edata$|_end$|__bss_start$)' "$TMP/have" > "$TMP/extra"
+    [ -s "$TMP/extra" ] && { head "$TMP/extra" >&2; fail "$1 exports internal symbols"; }
+    echo "$1: $(wc -l < "$TMP/want") symbols present"
+}
+check libmpi.so.12 exports_c.txt
+check libmpi_abi.so.1 exports_abi.txt
+check libmpifort.so.12 exports_fortran.txt
