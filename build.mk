@@ -72,7 +72,7 @@ $(LIB)/libmpich.so.12 $(LIB)/libmpi.so: $(LIB)/libmpi.so.12
 	ln -sf libmpi.so.12 $@
 
 $(LIB)/libmpifort.so.12: $(F_OBJ) $(LIB)/libmpi.so.12
-	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -o $@ $(F_OBJ) -L$(LIB) -lmpi $(LIBS)
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -Wl,-rpath,'$$ORIGIN' -o $@ $(F_OBJ) -L$(LIB) -lmpi $(LIBS)
 $(LIB)/libmpifort.so: $(LIB)/libmpifort.so.12
 	ln -sf libmpifort.so.12 $@
 

@@ -13,7 +13,7 @@ RT_CLASS['datatype'] = 'RT_CLASS_DATATYPE'
 # languages and ABIs is the face's own business, so they have no runtime entry point).
 FACE_MANUAL_SUFFIXES = ('_c2f', '_f2c', '_toint', '_fromint', '_c2f08', '_f082c', '_f2f08', '_f082f')
 RETURNS_WITH_RT = {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double',
-                   'DISPLACEMENT': 'rt_aint'}
+                   'DISPLACEMENT': 'rt_aint', 'LOCATION_SMALL': 'rt_aint'}
 
 
 def face_manual(proc):

@@ -59,6 +59,8 @@ def body(proc, large, face):
                    % (F, eo.kind.handle, eo.name, eo.name, eo.name))
 
     def need_ptr(p):
+        if p.optional:
+            return
         pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
                    % (p.name, errobj, p.name))
 
@@ -214,7 +216,7 @@ def _number(proc, F, p, large, names, decls, pre, args, post, errobj):
     if p.pointer is False:
         args.append(n)
         return
-    if p.dir == 'out' or p.dir == 'inout':
+    if (p.dir == 'out' or p.dir == 'inout') and not p.optional:
         pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
                    % (n, errobj, n))
     if not m and face_t.replace('MPI_Aint', 'rt_aint').replace('MPI_Count', 'rt_count').replace('MPI_Offset', 'rt_offset') == rt_t:

@@ -15,7 +15,7 @@ COMMON_BLOCKS = {  # pointer-valued constants live in common blocks, as in MPICH
     'MPI_BUFFER_AUTOMATIC': ('MPIFCMBA', 'INTEGER MPI_BUFFER_AUTOMATIC'),
 }
 KIND_FIRST = ['MPI_ADDRESS_KIND', 'MPI_OFFSET_KIND', 'MPI_COUNT_KIND', 'MPI_STATUS_SIZE']
-SKIP_CLASSES = {'string_array', 'string_2darray', 'argv', 'tool_handle', 'f_status', 'f08_status'}
+SKIP_CLASSES = {'argv', 'tool_handle', 'f_status', 'f08_status'}
 
 
 def fortran_value(c):
@@ -63,8 +63,8 @@ def fortran_params(proc):
 
 
 def fortran_supported(proc):
-    return proc.in_fortran and proc.in_c and not any(p.kind.cls in SKIP_CLASSES for p in proc.c_params(False)) \
-        and not cdecl.face_manual(proc)
+    return proc.in_fortran and proc.in_c and not any(p.kind.cls in SKIP_CLASSES for p in fortran_params(proc)) \
+        and not proc.name.endswith(cdecl.FACE_MANUAL_SUFFIXES)
 
 
 def _flen(p, params):
@@ -87,9 +87,26 @@ def conversion(proc):
         if k.cls == 'varargs':
             continue
         if n not in fnames:  # e.g. MPI_Init's argc/argv: C-only
-            args.append('NULL' if p.dir != 'in' or p.is_array or k.cls in ('argv',) else '0')
+            by_value = (p.dir == 'in' or p.pointer is False) and not p.is_array and k.cls != 'argv'
+            args.append('0' if by_value else 'NULL')
             continue
         c = k.cls
+        if c == 'string_array':  # CHARACTER*(*) ARGV(*), ended by a blank string
+            decl.append('char *%s' % n)
+            hidden.append('size_t %s_len' % n)
+            locals_.append('char **c_%s = ff_argv_in(%s, %s_len);' % (n, n, n))
+            args.append('c_%s' % n)
+            cleanup.append('ff_argv_free(c_%s);' % n)
+            continue
+        if c == 'string_2darray':
+            # MPI_COMM_SPAWN_MULTIPLE's ARRAY_OF_ARGV(COUNT, *): not converted yet, so the
+            # processes get no arguments (dynamic processes are not implemented either).
+            decl.append('char *%s' % n)
+            hidden.append('size_t %s_len' % n)
+            locals_.append('(void)%s;' % n)
+            locals_.append('(void)%s_len;' % n)
+            args.append('MPI_ARGVS_NULL')
+            continue
         if c == 'string':
             decl.append('char *%s' % n)
             hidden.append('size_t %s_len' % n)
@@ -120,6 +137,10 @@ def conversion(proc):
         elif c == 'logical':
             if p.is_array:
                 ln = _flen(p, fparams)
+                if ln is None:  # MPI_Cart_sub: one per dimension of the Cartesian communicator
+                    locals_.append('int ndims_ = 0;')
+                    locals_.append('PMPI_Cartdim_get(*comm, &ndims_);')
+                    ln = 'ndims_'
                 locals_.append('int *c_%s = ff_logicals_in(%s, %s);' % (n, n, ln))
                 args.append('c_%s' % n)
                 if p.dir != 'in':
@@ -159,7 +180,7 @@ def conversion(proc):
                 locals_.append('MPI_Aint c_%s = 0;' % n)
                 args.append('&c_%s' % n)
                 post.append('*%s = (MPI_Fint)c_%s;' % (n, n))
-        elif p.is_array or p.dir != 'in':
+        elif p.is_array or p.dir != 'in' or p.pointer:
             args.append('(%s)%s' % (_cptr(p), n))
         else:
             args.append('*%s' % n)
@@ -175,8 +196,12 @@ def _keyval_param(proc):
 
 def _ftype(p):
     t = cdecl.c_base(p, False)
-    if p.kind.cls == 'handle':
+    if p.kind.cls == 'handle' or p.kind.fortran in ('INTEGER', 'LOGICAL'):
         return 'MPI_Fint'
+    f = p.kind.fortran or ''
+    for kind, ctype in (('ADDRESS_KIND', 'MPI_Aint'), ('OFFSET_KIND', 'MPI_Offset'), ('COUNT_KIND', 'MPI_Count')):
+        if kind in f:
+            return ctype
     return {'int': 'MPI_Fint', 'MPI_Aint': 'MPI_Aint', 'MPI_Offset': 'MPI_Offset', 'MPI_Count': 'MPI_Count',
             'MPI_Status': 'MPI_Fint', 'double': 'double'}.get(t, 'MPI_Fint')
 

@@ -28,6 +28,10 @@ static inline void *ff_buf(void *p)
 char *ff_str_in(const char *s, size_t len);
 /* Copies C string c into Fortran string f of length len, blank-padded. */
 void ff_str_out(const char *c, char *f, size_t len);
+/* A NULL-terminated C argv from a Fortran array of strings of length len ended by a blank
+ * one; free it with ff_argv_free. */
+char **ff_argv_in(const char *f, size_t len);
+void ff_argv_free(char **argv);
 /* LOGICAL arrays to int arrays and back (n elements); the caller frees the copy. */
 int *ff_logicals_in(const MPI_Fint *f, MPI_Fint n);
 void ff_logicals_out(const int *c, MPI_Fint *f, MPI_Fint n);

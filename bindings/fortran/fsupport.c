@@ -9,10 +9,17 @@ FACE_API struct ff_priv2 mpipriv2_;
 FACE_API struct { char argvs_null[1], argv_null[1]; } mpiprivc_;
 FACE_API struct { MPI_Fint v; } mpifcmb5_, mpifcmb9_, mpifcmba_;
 
-char *ff_str_in(const char *s, size_t len)
+/* The length of a Fortran string without its trailing blanks. */
+static size_t ff_str_in_len(const char *s, size_t len)
 {
     while (len > 0 && s[len - 1] == ' ')
         len--;
+    return len;
+}
+
+char *ff_str_in(const char *s, size_t len)
+{
+    len = ff_str_in_len(s, len);
     char *c = malloc(len + 1);
     if (c) {
         memcpy(c, s, len);
@@ -28,6 +35,24 @@ void ff_str_out(const char *c, char *f, size_t len)
         n = len;
     memcpy(f, c, n);
     memset(f + n, ' ', len - n);
+}
+
+char **ff_argv_in(const char *f, size_t len)
+{
+    size_t n = 0;
+    while (ff_str_in_len(f + n * len, len) > 0)
+        n++;
+    char **argv = calloc(n + 1, sizeof *argv);
+    for (size_t i = 0; argv && i < n; i++)
+        argv[i] = ff_str_in(f + i * len, len);
+    return argv;
+}
+
+void ff_argv_free(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
 }
 
 int *ff_logicals_in(const MPI_Fint *f, MPI_Fint n)
@@ -62,6 +87,21 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
 /* ------------------------------------------------------------ predefined callbacks */
 /* Fortran calls these by reference with INTEGER (MPI-1 names) or address-sized values
  * (MPI-2 names). The runtime recognises them when they are registered (see caching). */
+/* mpi.h defines the C names of these as macros; here they are Fortran symbols. */
+#undef MPI_NULL_COPY_FN
+#undef MPI_DUP_FN
+#undef MPI_NULL_DELETE_FN
+#undef MPI_COMM_NULL_COPY_FN
+#undef MPI_COMM_DUP_FN
+#undef MPI_COMM_NULL_DELETE_FN
+#undef MPI_TYPE_NULL_COPY_FN
+#undef MPI_TYPE_DUP_FN
+#undef MPI_TYPE_NULL_DELETE_FN
+#undef MPI_WIN_NULL_COPY_FN
+#undef MPI_WIN_DUP_FN
+#undef MPI_WIN_NULL_DELETE_FN
+#undef MPI_CONVERSION_FN_NULL
+
 #define FF_COPY_FN(lower, upper, T, DUP)                                                                 \
     FACE_API void lower##_(MPI_Fint *oldobj, MPI_Fint *keyval, T *extra_state, T *in, T *out,            \
                            MPI_Fint *flag, MPI_Fint *ierr)                                               \
@@ -104,3 +144,11 @@ FACE_API void mpi_conversion_fn_null_(void) {}
 FF_ALIAS(mpi_conversion_fn_null_, mpi_conversion_fn_null__)
 FF_ALIAS(mpi_conversion_fn_null_, mpi_conversion_fn_null)
 FF_ALIAS(mpi_conversion_fn_null_, MPI_CONVERSION_FN_NULL)
+
+/* MPI_F_SYNC_REG(BUF): makes the compiler treat BUF as read and written here, which is
+ * all it is for; there is nothing to do at run time. */
+FACE_API void pmpi_f_sync_reg_(void *buf)
+{
+    __asm__ __volatile__("" : : "r"(buf) : "memory");
+}
+FF_ALIASES(pmpi_f_sync_reg_, mpi_f_sync_reg, MPI_F_SYNC_REG)

@@ -128,9 +128,10 @@ int rt_state(void);
 #define RT_IN_PLACE ((void *)(intptr_t)-1)
 #define RT_BUFFER_AUTOMATIC ((void *)(intptr_t)-2)
 
-/* Error codes >= RT_ERR_DYNAMIC_BASE are user classes/codes or error instances;
- * every face passes them through unchanged. */
-#define RT_ERR_DYNAMIC_BASE 0x4000
+/* Error codes the faces pass through unchanged: instances of raised errors
+ * (RT_ERRINST_BIT | seq << 8 | class, in 0x10000000..0x1fffffff) and user classes and codes
+ * (RT_ERR_DYNAMIC_BASE + n: above MPI_ERR_LASTCODE in both ABIs, 0x3fff and 0x3fffffff). */
+#define RT_ERR_DYNAMIC_BASE 0x40000000
 #define RT_ERRINST_BIT 0x10000000
 
 /* Raise an error of class `cls` on `obj` (NULL: not tied to a live object, so MPI_COMM_SELF;

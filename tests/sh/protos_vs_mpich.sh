@@ -4,5 +4,6 @@
 . tests/sh/lib.sh
 need_mpich_headers
 sed -e 's/\bconst //g' "$BUILD/gen/tests/protos_vs_mpich.c" > "$TMP/p.c"
-gcc -fsyntax-only -Werror -I"$MPICH_INC" "$TMP/p.c" || fail "prototypes differ from MPICH's"
+mkdir "$TMP/inc" && for h in mpi.h mpi_proto.h mpio.h; do sed -e 's/\bconst //g' "$MPICH_INC/$h" > "$TMP/inc/$h"; done
+gcc -fsyntax-only -Werror -I"$TMP/inc" "$TMP/p.c" || fail "prototypes differ from MPICH's"
 echo "$(grep -c '^[a-zA-Z].*MPI_.*);$' "$TMP/p.c") prototypes agree with MPICH's"

@@ -1,0 +1,219 @@
+/* errhandler.c — error handler objects: the builtin MPI_ERRORS_*, user handlers for each
+ * object class, setting/getting them on communicators, and running a handler. */
+#include "rt_internal.h"
+
+#include <stdio.h>
+
+#define EH(id) ((rt_errhandler *)rt_builtins[id])
+
+/* Sets up MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT, MPI_ERRORS_RETURN (at load). */
+void rt__errhandler_builtins_init(void)
+{
+    EH(RT_B_ERRORS_ARE_FATAL)->kind = RT__EH_FATAL;
+    EH(RT_B_ERRORS_ABORT)->kind = RT__EH_ABORT;
+    EH(RT_B_ERRORS_RETURN)->kind = RT__EH_RETURN;
+}
+
+/* The handler slot of a live communicator, window, file or session; else NULL. */
+rt_errhandler **rt__errhandler_slot(rt_obj *o)
+{
+    if (rt_obj_is(o, RT_CLASS_COMM))
+        return &((rt_comm *)o)->errh;
+    if (rt_obj_is(o, RT_CLASS_WIN))
+        return &((rt_win *)o)->errh;
+    if (rt_obj_is(o, RT_CLASS_FILE))
+        return &((rt_file *)o)->errh;
+    if (rt_obj_is(o, RT_CLASS_SESSION))
+        return &((rt_session *)o)->errh;
+    return NULL;
+}
+
+/* *slot = eh, retaining eh and releasing the previous handler (which may die). */
+void rt__errhandler_replace(rt_errhandler **slot, rt_errhandler *eh)
+{
+    rt_errhandler *old = *slot;
+
+    rt__obj_retain(&eh->obj);
+    *slot = eh;
+    if (old)
+        rt__obj_release(&old->obj);
+}
+
+/* Runs eh for `code` on target. FATAL/ABORT (or a NULL handler, or a user handler without
+ * a usable face): print msg and end the job with status 1. RETURN: nothing. USER: the
+ * face calls the user function with target's handle. Returns code if it comes back. */
+int rt__errhandler_invoke(rt_errhandler *eh, rt_obj *target, int code, const char *msg)
+{
+    if (!eh || eh->kind == RT__EH_FATAL)
+        rt__fatal(msg);
+    switch (eh->kind) {
+    case RT__EH_ABORT:
+        /* the processes of target's group; a singleton job is just this process */
+        rt__fatal(msg);
+    case RT__EH_RETURN:
+        return code;
+    default:
+        if (!eh->cb.face || eh->cb.face->version < 1 || !eh->cb.face->call_errhandler)
+            rt__fatal(msg);
+        /* the user function may replace the handler (and so free it) while it runs */
+        rt__obj_retain(&eh->obj);
+        eh->cb.face->call_errhandler(&eh->cb, target, code);
+        rt__obj_release(&eh->obj);
+        return code;
+    }
+}
+
+static const char *class_noun(int cls)
+{
+    switch (cls) {
+    case RT_CLASS_COMM: return "communicators (MPI_Comm_create_errhandler)";
+    case RT_CLASS_WIN: return "windows (MPI_Win_create_errhandler)";
+    case RT_CLASS_FILE: return "files (MPI_File_create_errhandler)";
+    case RT_CLASS_SESSION: return "sessions (MPI_Session_create_errhandler)";
+    default: return "any object";
+    }
+}
+
+/* A new user handler for objects of class cls calling fn; *out gets the reference. */
+static int create(const char *fn, rt_callback cb, int cls, rt_errhandler **out)
+{
+    rt_errhandler *eh;
+
+    if (!out)
+        return rt__null_arg(NULL, fn, "errhandler");
+    if (!cb.fn)
+        return rt__null_arg(NULL, fn, "errhandler_fn");
+    eh = (rt_errhandler *)rt__obj_new(RT_CLASS_ERRHANDLER);
+    if (!eh)
+        return rt_raise(NULL, RT_ERR_NO_MEM, fn, "cannot create another error handler");
+    eh->kind = RT__EH_USER;
+    eh->for_cls = cls;
+    eh->cb = cb;
+    *out = eh;
+    return RT_SUCCESS;
+}
+
+/* MPI_Comm_create_errhandler: *errhandler = a new handler for communicators calling
+ * comm_errhandler_fn (the caller owns the reference). NULL function: RT_ERR_ARG. */
+int rt_Comm_create_errhandler(rt_callback comm_errhandler_fn, rt_errhandler **errhandler)
+{
+    return create(__func__, comm_errhandler_fn, RT_CLASS_COMM, errhandler);
+}
+
+/* MPI_Win_create_errhandler: as rt_Comm_create_errhandler, for windows. */
+int rt_Win_create_errhandler(rt_callback win_errhandler_fn, rt_errhandler **errhandler)
+{
+    return create(__func__, win_errhandler_fn, RT_CLASS_WIN, errhandler);
+}
+
+/* MPI_File_create_errhandler: as rt_Comm_create_errhandler, for files. */
+int rt_File_create_errhandler(rt_callback file_errhandler_fn, rt_errhandler **errhandler)
+{
+    return create(__func__, file_errhandler_fn, RT_CLASS_FILE, errhandler);
+}
+
+/* MPI_Session_create_errhandler: as rt_Comm_create_errhandler, for sessions. */
+int rt_Session_create_errhandler(rt_callback session_errhandler_fn, rt_errhandler **errhandler)
+{
+    return create(__func__, session_errhandler_fn, RT_CLASS_SESSION, errhandler);
+}
+
+/* MPI-1 MPI_Errhandler_create: rt_Comm_create_errhandler. */
+int rt_Errhandler_create(rt_callback function, rt_errhandler **errhandler)
+{
+    return create(__func__, function, RT_CLASS_COMM, errhandler);
+}
+
+static int set_on_comm(const char *fn, rt_comm *comm, rt_errhandler *eh)
+{
+    int err = rt__comm_check(comm, fn);
+
+    if (err)
+        return err;
+    if (!rt_obj_is(eh, RT_CLASS_ERRHANDLER))
+        return rt_raise(&comm->obj, RT_ERR_ERRHANDLER, fn, "invalid error handler 'errhandler'%s",
+                        eh ? "" : " (MPI_ERRHANDLER_NULL)");
+    if (eh->for_cls != RT_CLASS_NONE && eh->for_cls != RT_CLASS_COMM)
+        return rt_raise(&comm->obj, RT_ERR_ARG, fn, "error handler 'errhandler' was created for "
+                        "%s and cannot be set on a communicator", class_noun(eh->for_cls));
+    rt__errhandler_replace(&comm->errh, eh);
+    return RT_SUCCESS;
+}
+
+static int get_of_comm(const char *fn, rt_comm *comm, rt_errhandler **out)
+{
+    int err = rt__comm_check(comm, fn);
+
+    if (err)
+        return err;
+    if (!out)
+        return rt__null_arg(&comm->obj, fn, "errhandler");
+    rt__obj_retain(&comm->errh->obj);
+    *out = comm->errh;
+    return RT_SUCCESS;
+}
+
+/* MPI_Comm_set_errhandler: comm's handler becomes errhandler (comm holds a reference).
+ * Bad comm: RT_ERR_COMM; bad handler: RT_ERR_ERRHANDLER; handler made for another object
+ * class: RT_ERR_ARG. */
+int rt_Comm_set_errhandler(rt_comm *comm, rt_errhandler *errhandler)
+{
+    rt_require_init(__func__);
+    return set_on_comm(__func__, comm, errhandler);
+}
+
+/* MPI_Comm_get_errhandler: *errhandler = comm's handler, a new reference the user frees
+ * with MPI_Errhandler_free. Bad comm: RT_ERR_COMM. */
+int rt_Comm_get_errhandler(rt_comm *comm, rt_errhandler **errhandler)
+{
+    rt_require_init(__func__);
+    return get_of_comm(__func__, comm, errhandler);
+}
+
+/* MPI-1 MPI_Errhandler_set: rt_Comm_set_errhandler. */
+int rt_Errhandler_set(rt_comm *comm, rt_errhandler *errhandler)
+{
+    rt_require_init(__func__);
+    return set_on_comm(__func__, comm, errhandler);
+}
+
+/* MPI-1 MPI_Errhandler_get: rt_Comm_get_errhandler. */
+int rt_Errhandler_get(rt_comm *comm, rt_errhandler **errhandler)
+{
+    rt_require_init(__func__);
+    return get_of_comm(__func__, comm, errhandler);
+}
+
+/* MPI_Errhandler_free: drops the user's reference and sets *errhandler = NULL; objects
+ * using the handler keep it alive. Predefined handlers may be "freed" (they never die).
+ * Not a handler: RT_ERR_ERRHANDLER. */
+int rt_Errhandler_free(rt_errhandler **errhandler)
+{
+    if (!errhandler)
+        return rt__null_arg(NULL, __func__, "errhandler");
+    if (!rt_obj_is(*errhandler, RT_CLASS_ERRHANDLER))
+        return RT_ERR(NULL, RT_ERR_ERRHANDLER, "invalid error handler 'errhandler'%s",
+                      *errhandler ? "" : " (MPI_ERRHANDLER_NULL)");
+    rt__obj_release(&(*errhandler)->obj);
+    *errhandler = NULL;
+    return RT_SUCCESS;
+}
+
+/* MPI_Comm_call_errhandler: runs comm's handler with errorcode (a predefined class, user
+ * class/code or instance code), then returns RT_SUCCESS (fatal handlers end the job).
+ * Bad comm: RT_ERR_COMM; unknown code: RT_ERR_ARG. */
+int rt_Comm_call_errhandler(rt_comm *comm, int errorcode)
+{
+    char name[64], msg[RT_MAX_ERROR_STRING];
+    int err, n;
+
+    rt_require_init(__func__);
+    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
+        return err;
+    /* what a fatal handler prints: "MPI_Comm_call_errhandler: <text of the code>" */
+    n = snprintf(msg, sizeof msg, "%s: ", rt__mpi_name(__func__, name, sizeof name));
+    if (rt__error_text(errorcode, msg + n, sizeof msg - (size_t)n) < 0)
+        return RT_ERR(comm, RT_ERR_ARG, "invalid error code %d", errorcode);
+    rt__errhandler_invoke(comm->errh, &comm->obj, errorcode, msg);
+    return RT_SUCCESS;
+}

@@ -1,0 +1,133 @@
+/* errors.c — raising errors: instance codes and the ring of their messages, the choice of
+ * error handler, fatal errors and job abort, and the init-state check of entry points. */
+#include "rt_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* The MPI name of a runtime entry point: "rt_Comm_rank" -> "MPI_Comm_rank"; any other
+ * name (already "MPI_...") is copied as it is. Truncates to n-1 chars; returns buf. */
+const char *rt__mpi_name(const char *fn, char *buf, size_t n)
+{
+    if (!fn)
+        fn = "MPI";
+    if (strncmp(fn, "rt_", 3) == 0 && fn[3] != '_')
+        snprintf(buf, n, "MPI_%s", fn + 3);
+    else
+        snprintf(buf, n, "%s", fn);
+    return buf;
+}
+
+/* Ends the job with exit status `status`. Singleton: exits the process (stdio flushed,
+ * atexit handlers run). A second call while exiting (e.g. from an atexit handler) exits
+ * at once. Never returns. */
+_Noreturn void rt__abort_job(int status)
+{
+    if (rt__g.err.aborting)
+        _exit(status);
+    rt__g.err.aborting = 1;
+    fflush(NULL);
+    exit(status);
+}
+
+/* Prints "Switchyard: fatal error: <msg>" to stderr, ends the job with status 1. */
+_Noreturn void rt__fatal(const char *msg)
+{
+    fprintf(stderr, "Switchyard: fatal error: %s\n", msg);
+    rt__abort_job(1);
+}
+
+/* RT_SUCCESS while MPI is initialized and not finalized; otherwise a fatal error
+ * "<MPI name of fn>: MPI_Init has not been called" / "...: called after MPI_Finalize". */
+int rt_require_init(const char *fn)
+{
+    char name[64], msg[160];
+    int st = rt__g.life.state;
+
+    if (st == RT_STATE_INITIALIZED)
+        return RT_SUCCESS;
+    rt__mpi_name(fn, name, sizeof name);
+    if (st == RT_STATE_PRE_INIT)
+        snprintf(msg, sizeof msg, "%s: MPI_Init has not been called", name);
+    else
+        snprintf(msg, sizeof msg, "%s: called after MPI_Finalize", name);
+    rt__fatal(msg);
+}
+
+/* Records msg under a new instance code of class cls (1..255) and returns the code. */
+static int new_instance(int cls, const char *msg)
+{
+    uint32_t seq = rt__g.err.seq++ & 0xFFFFFu;  /* 20 bits: the code stays below 2^29 */
+    int code = RT_ERRINST_BIT | (int)(seq << 8) | cls;
+    struct rt__errmsg *e = &rt__g.err.ring[seq % RT__ERR_RING];
+
+    e->code = code;
+    rt__copy_str(e->msg, sizeof e->msg, msg);
+    return code;
+}
+
+/* The message of instance code `code` if it is still in the ring, else NULL. */
+const char *rt__instance_msg(int code)
+{
+    uint32_t seq;
+    const struct rt__errmsg *e;
+
+    if (code < 0 || !(code & RT_ERRINST_BIT))
+        return NULL;
+    seq = ((uint32_t)code >> 8) & 0xFFFFFu;
+    e = &rt__g.err.ring[seq % RT__ERR_RING];
+    return e->code == code ? e->msg : NULL;
+}
+
+/* See rt.h. The code handed to the handler and returned: an instance code for the
+ * predefined classes 1..255, `cls` itself otherwise (user classes/codes, MPI_T codes). */
+int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
+{
+    char name[64], msg[RT_MAX_ERROR_STRING];
+    rt_errhandler **slot = NULL, *eh;
+    rt_obj *target;
+    va_list ap;
+    int code, n;
+
+    /* "<MPI name>: <text>", cut at MPI_MAX_ERROR_STRING-1 chars */
+    n = snprintf(msg, sizeof msg, "%s: ", rt__mpi_name(fn, name, sizeof name));
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+
+    if (cls <= RT_SUCCESS)
+        cls = RT_ERR_INTERN;  /* raising "success" is a runtime bug: keep it an error */
+    code = cls < 256 ? new_instance(cls, msg) : cls;
+
+    /* the object's own handler if it has one (sessions, files, windows and user
+     * communicators can live outside the world model), else MPI_COMM_SELF's */
+    if (obj && (slot = rt__errhandler_slot(obj)) != NULL && !obj->builtin) {
+        target = obj;
+    } else {
+        if (rt__g.life.state != RT_STATE_INITIALIZED)
+            rt__fatal(msg);
+        if (!slot) {
+            target = rt_builtins[RT_B_COMM_SELF];
+            slot = rt__errhandler_slot(target);
+        } else {
+            target = obj;
+        }
+    }
+    eh = *slot;
+    return rt__errhandler_invoke(eh, target, code, msg);
+}
+
+/* Raises RT_ERR_UNSUPPORTED_OPERATION on obj: "<fn>: not implemented by Switchyard yet".
+ * Returns the error code (if the handler returns). */
+int rt__unsupported(rt_obj *obj, const char *fn)
+{
+    return rt_raise(obj, RT_ERR_UNSUPPORTED_OPERATION, fn, "not implemented by Switchyard yet");
+}
+
+/* Raises RT_ERR_ARG on obj for fn: "invalid argument '<arg>': NULL pointer". */
+int rt__null_arg(rt_obj *obj, const char *fn, const char *arg)
+{
+    return rt_raise(obj, RT_ERR_ARG, fn, "invalid argument '%s': NULL pointer", arg);
+}

@@ -1,0 +1,203 @@
+/* obj.c — runtime objects: per-class tables of live user objects (slot reuse through a free
+ * list), reference counting, header checks, and the builtin objects created at load. */
+#include "rt_internal.h"
+
+#include <stdlib.h>
+
+/* Storage of the builtin objects: one slot per rt_builtin_id, as large as any class that
+ * has builtins, so builtins need no heap and exist from load to exit. */
+union rt__builtin_store {
+    rt_obj obj;
+    struct rt_comm comm;
+    struct rt_errhandler errhandler;
+    struct rt_info info;
+    struct rt_keyval keyval;
+    struct rt_group group;
+    struct rt_type type;
+    struct rt_op op;
+    struct rt_message message;
+};
+static union rt__builtin_store builtin_store[RT_NBUILTINS];
+
+rt_obj *rt_builtins[RT_NBUILTINS];
+
+/* Struct size of each class. */
+static const size_t class_size[RT_CLASS_COUNT] = {
+    [RT_CLASS_COMM] = sizeof(struct rt_comm),
+    [RT_CLASS_GROUP] = sizeof(struct rt_group),
+    [RT_CLASS_DATATYPE] = sizeof(struct rt_type),
+    [RT_CLASS_REQUEST] = sizeof(struct rt_request),
+    [RT_CLASS_OP] = sizeof(struct rt_op),
+    [RT_CLASS_ERRHANDLER] = sizeof(struct rt_errhandler),
+    [RT_CLASS_INFO] = sizeof(struct rt_info),
+    [RT_CLASS_WIN] = sizeof(struct rt_win),
+    [RT_CLASS_FILE] = sizeof(struct rt_file),
+    [RT_CLASS_SESSION] = sizeof(struct rt_session),
+    [RT_CLASS_MESSAGE] = sizeof(struct rt_message),
+    [RT_CLASS_KEYVAL] = sizeof(struct rt_keyval),
+};
+
+/* Releases what an object owns before its memory goes (NULL: nothing to release). */
+static void (*const class_dtor[RT_CLASS_COUNT])(rt_obj *) = {
+    [RT_CLASS_COMM] = rt__comm_destroy,
+    [RT_CLASS_INFO] = rt__info_destroy,
+};
+
+/* At load: every builtin gets its header (index = builtin id, keyvals their subkind) and
+ * its class defaults. Cannot fail (static storage). */
+void rt__objs_load(void)
+{
+    for (int id = 0; id < RT_NBUILTINS; id++) {
+        rt_obj *o = &builtin_store[id].obj;
+        int cls = rt_builtin_desc[id].cls;
+
+        o->magic = RT_OBJ_MAGIC;
+        o->cls = (uint8_t)cls;
+        o->builtin = 1;
+        o->index = id;
+        o->refs = 1;
+        if (cls == RT_CLASS_KEYVAL)
+            o->subkind = strncmp(rt_builtin_desc[id].name, "MPI_WIN_", 8) == 0
+                             ? RT_CLASS_WIN : RT_CLASS_COMM;
+        rt_builtins[id] = o;
+    }
+    rt__errhandler_builtins_init();
+    rt__comm_builtins_init();
+    rt__info_builtins_init();
+}
+
+/* At unload: frees the table arrays; live user objects stay (the user's leak). */
+void rt__objs_unload(void)
+{
+    for (int c = 0; c < RT_CLASS_COUNT; c++) {
+        struct rt__objtab *t = &rt__g.tab[c];
+        free(t->slot);
+        free(t->freel);
+        memset(t, 0, sizeof *t);
+    }
+}
+
+/* A free slot index of table t (growing it), or -1. */
+static int32_t take_slot(struct rt__objtab *t)
+{
+    if (t->nfree > 0)
+        return t->freel[--t->nfree];
+    if (t->top == t->cap) {
+        int32_t ncap = t->cap ? t->cap * 2 : 64;
+        rt_obj **ns;
+
+        if (ncap > RT__MAX_INDEX)
+            ncap = RT__MAX_INDEX;
+        if (ncap <= t->cap)
+            return -1;
+        ns = realloc(t->slot, (size_t)ncap * sizeof *ns);
+        if (!ns)
+            return -1;
+        t->slot = ns;
+        t->cap = ncap;
+    }
+    return t->top++;
+}
+
+/* Returns slot i of table t to the free list (dropped if the list cannot grow: the slot
+ * is then never reused, which is harmless). */
+static void give_slot(struct rt__objtab *t, int32_t i)
+{
+    if (i < 0 || i >= t->top)
+        return;
+    t->slot[i] = NULL;
+    if (t->nfree == t->freecap) {
+        int32_t ncap = t->freecap ? t->freecap * 2 : 64;
+        int32_t *nf = realloc(t->freel, (size_t)ncap * sizeof *nf);
+
+        if (!nf)
+            return;
+        t->freel = nf;
+        t->freecap = ncap;
+    }
+    t->freel[t->nfree++] = i;
+}
+
+/* New zeroed object of class cls, refs = 1, registered in its table (obj.index).
+ * The caller owns the reference. NULL if out of memory or out of indices. */
+rt_obj *rt__obj_new(int cls)
+{
+    struct rt__objtab *t;
+    rt_obj *o;
+    int32_t i;
+
+    if (cls <= RT_CLASS_NONE || cls >= RT_CLASS_COUNT)
+        return NULL;
+    t = &rt__g.tab[cls];
+    o = calloc(1, class_size[cls]);
+    if (!o)
+        return NULL;
+    i = take_slot(t);
+    if (i < 0) {
+        free(o);
+        return NULL;
+    }
+    t->slot[i] = o;
+    o->magic = RT_OBJ_MAGIC;
+    o->cls = (uint8_t)cls;
+    o->index = i;
+    o->refs = 1;
+    return o;
+}
+
+/* One more reference to o (NULL and builtins: nothing). */
+void rt__obj_retain(rt_obj *o)
+{
+    if (o && !o->builtin)
+        o->refs++;
+}
+
+/* One reference less; the last runs the class destructor and frees o (its handle value
+ * becomes invalid, its slot reusable). NULL and builtins: nothing. */
+void rt__obj_release(rt_obj *o)
+{
+    struct rt__objtab *t;
+
+    if (!o || o->builtin || --o->refs > 0)
+        return;
+    if (class_dtor[o->cls])
+        class_dtor[o->cls](o);
+    t = &rt__g.tab[o->cls];
+    if (o->index < t->top && t->slot[o->index] == o)
+        give_slot(t, o->index);
+    o->magic = 0;
+    free(o);
+}
+
+/* The live user object of class cls at slot index, or NULL (bad class, index out of range,
+ * free slot). Builtins are not in the tables: use rt_builtins[id]. */
+rt_obj *rt_obj_lookup(int cls, int32_t index)
+{
+    const struct rt__objtab *t;
+
+    if (cls <= RT_CLASS_NONE || cls >= RT_CLASS_COUNT)
+        return NULL;
+    t = &rt__g.tab[cls];
+    if (index < 0 || index >= t->top)
+        return NULL;
+    return t->slot[index];
+}
+
+/* 1 if p is a live object of class cls, else 0. Reads the first 12 bytes at p (p must
+ * point to readable memory or be NULL), never writes. */
+int rt_obj_is(const void *p, int cls)
+{
+    rt_obj h;
+
+    if (!p)
+        return 0;
+    /* memcpy: p may be misaligned or of any type; only magic..index (12 bytes) are read */
+    memcpy(&h, p, offsetof(rt_obj, refs));
+    if (h.magic != RT_OBJ_MAGIC || h.cls != cls)
+        return 0;
+    /* the object must also be where its header says it is: a forged or stale header
+     * that happens to carry the magic is not accepted */
+    if (h.builtin)
+        return h.index >= 0 && h.index < RT_NBUILTINS && rt_builtins[h.index] == p;
+    return rt_obj_lookup(cls, h.index) == p;
+}

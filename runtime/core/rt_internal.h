@@ -1,0 +1,269 @@
+/* rt_internal.h — declarations shared by the files of runtime/core: object structs,
+ * the one global state struct, and the internal (rt__) helpers. Never included by faces. */
+#ifndef RT_INTERNAL_H
+#define RT_INTERNAL_H
+
+/* POSIX interfaces (clock_gettime, gethostname, strnlen, posix_memalign, pthread_self).
+ * Every runtime/core file includes this header first, so this precedes all system headers. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* Raise from inside an entry point: the MPI name comes from __func__ (rt_Foo -> MPI_Foo). */
+#define RT_ERR(obj, cls, ...) rt_raise((rt_obj *)(obj), (cls), __func__, __VA_ARGS__)
+
+/* User object indices stay below this: the MPICH-ABI face encodes them in the low 22
+ * bits of a handle (bits 22-25 carry a keyval's object kind / the message subkind). */
+#define RT__MAX_INDEX (1 << 22)
+
+/* ------------------------------------------------------------ object structs */
+
+/* What an error handler does. */
+enum rt__eh_kind { RT__EH_FATAL = 0, RT__EH_ABORT, RT__EH_RETURN, RT__EH_USER };
+
+struct rt_errhandler {
+    rt_obj obj;
+    int kind;        /* enum rt__eh_kind */
+    int for_cls;     /* rt_class of the objects it may be set on; RT_CLASS_NONE = any (builtins) */
+    rt_callback cb;  /* RT__EH_USER only */
+};
+
+struct rt_comm {
+    rt_obj obj;
+    int size;                    /* local group size */
+    int rank;                    /* this process's rank in the local group */
+    int remote_size;             /* 0 for intra-communicators */
+    rt_errhandler *errh;         /* holds a reference (never NULL once set up) */
+    char name[RT_MAX_OBJECT_NAME];
+};
+
+struct rt__info_ent {
+    char *key;  /* owned, NUL-terminated, 1..RT_MAX_INFO_KEY-1 chars */
+    char *val;  /* owned, NUL-terminated, 0..RT_MAX_INFO_VAL chars */
+};
+
+struct rt_info {
+    rt_obj obj;
+    int n, cap;                 /* entries in use / allocated */
+    struct rt__info_ent *ent;   /* insertion order */
+    int readonly;               /* 1 for MPI_INFO_ENV: users may not modify it */
+};
+
+/* Predefined keyvals are builtins (obj.index = their rt_builtin_id, obj.subkind = the class
+ * they attach to). User keyvals (caching) come with a later issue. */
+struct rt_keyval { rt_obj obj; };
+
+/* Objects that carry an error handler but have no other state yet. */
+struct rt_win { rt_obj obj; rt_errhandler *errh; };
+struct rt_file { rt_obj obj; rt_errhandler *errh; };
+struct rt_session { rt_obj obj; rt_errhandler *errh; };
+
+/* Classes not implemented yet: only the header, so that their builtins exist. */
+struct rt_group { rt_obj obj; };
+struct rt_type { rt_obj obj; };
+struct rt_request { rt_obj obj; };
+struct rt_op { rt_obj obj; };
+struct rt_message { rt_obj obj; };
+
+/* ------------------------------------------------------------ global state */
+
+/* One table of live user objects per class: slot[i] is the object with index i or NULL. */
+struct rt__objtab {
+    rt_obj **slot;
+    int32_t cap;      /* allocated slots */
+    int32_t top;      /* slots ever used: [0, top) */
+    int32_t *freel;   /* free slot indices below top (a stack) */
+    int32_t nfree, freecap;
+};
+
+#define RT__ERR_RING 256  /* messages of the last 256 raised errors are kept */
+
+struct rt__errmsg {
+    int code;                         /* instance code, 0 if the entry is unused */
+    char msg[RT_MAX_ERROR_STRING];
+};
+
+/* A user error class or code (MPI_Add_error_class/code); its code is DYNAMIC_BASE + index. */
+struct rt__usererr {
+    int cls;         /* its class (itself for a class) */
+    uint8_t is_class;
+    uint8_t live;    /* 0 once removed */
+    char *str;       /* MPI_Add_error_string text (owned) or NULL */
+};
+
+/* All mutable state of the runtime. A lock guarding it goes here when MPI_THREAD_MULTIPLE
+ * comes; until then MPI_Init_thread provides at most MPI_THREAD_SERIALIZED. The builtin
+ * objects (rt_builtins) are set up once at load; their mutable fields are object state. */
+struct rt__global {
+    /* lifecycle (state.c) */
+    struct {
+        int state;            /* enum rt_state */
+        int thread_required;  /* the level asked for at init */
+        int thread_provided;
+        pthread_t main_thread;  /* the thread that called init (before: the loading thread) */
+    } life;
+
+    /* this process in the job; filled at init (a launcher / PMI client fills it later) */
+    struct {
+        int size, rank;
+        int appnum;
+        int universe_size;
+    } world;
+
+    /* values behind the predefined communicator attributes (attr.c): the user gets
+     * pointers to these */
+    struct {
+        int tag_ub, host, io, wtime_is_global, universe_size, appnum;
+    } attr;
+
+    /* object tables (obj.c) */
+    struct rt__objtab tab[RT_CLASS_COUNT];
+
+    /* errors (errors.c, errcodes.c) */
+    struct {
+        uint32_t seq;                            /* instances raised so far */
+        struct rt__errmsg ring[RT__ERR_RING];
+        struct rt__usererr *user;                /* user classes and codes */
+        int nuser, capuser;
+        int lastused;                            /* MPI_LASTUSEDCODE value */
+        int aborting;                            /* set once the process is going down */
+    } err;
+
+    /* MPI_Wtime origin (env.c) */
+    double wtime_base;
+};
+
+extern struct rt__global rt__g;
+
+/* ------------------------------------------------------------ small helpers */
+
+/* Copies src into dst (size dstsize > 0), truncating, always terminated; returns the
+ * length copied (without the NUL). */
+static inline int rt__copy_str(char *dst, size_t dstsize, const char *src)
+{
+    size_t n = strlen(src);
+    if (n > dstsize - 1)
+        n = dstsize - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+    return (int)n;
+}
+
+/* ------------------------------------------------------------ objects (obj.c) */
+
+/* Called once at library load: creates every builtin object (header + class defaults). */
+void rt__objs_load(void);
+/* Called at unload: frees the table arrays (live user objects are the user's leak). */
+void rt__objs_unload(void);
+
+/* A new zeroed object of class cls (struct size of the class) with refs = 1 and a slot
+ * in the class table (obj.index). NULL if out of memory or out of indices (2^26). */
+rt_obj *rt__obj_new(int cls);
+/* Adds a reference (no-op for builtins, which live forever). o may be NULL. */
+void rt__obj_retain(rt_obj *o);
+/* Drops a reference; the last one runs the class destructor, frees the slot and the
+ * memory. No-op for builtins and NULL. */
+void rt__obj_release(rt_obj *o);
+
+/* ------------------------------------------------------------ errors (errors.c) */
+
+/* Writes the MPI name of fn ("rt_Comm_rank" -> "MPI_Comm_rank"; other names as they are)
+ * into buf (size n); returns buf. */
+const char *rt__mpi_name(const char *fn, char *buf, size_t n);
+/* Ends the whole job with exit status `status` (singleton: the process). Never returns. */
+_Noreturn void rt__abort_job(int status);
+/* Prints "Switchyard: fatal error: <msg>" to stderr and ends the job with status 1. */
+_Noreturn void rt__fatal(const char *msg);
+/* Raises RT_ERR_UNSUPPORTED_OPERATION "<fn> is not implemented by Switchyard yet" on obj
+ * (declared again by the generated rt_stubs.c). Returns the error code. */
+int rt__unsupported(rt_obj *obj, const char *fn);
+/* Raises RT_ERR_ARG "invalid argument '<arg>': NULL pointer" on obj for procedure fn. */
+int rt__null_arg(rt_obj *obj, const char *fn, const char *arg);
+/* The recorded message of instance code `code`, or NULL if it was recycled or never was. */
+const char *rt__instance_msg(int code);
+
+/* ------------------------------------------------------------ error codes (errcodes.c) */
+
+/* The predefined text of a predefined class, or NULL if cls is not one. */
+const char *rt__class_string(int cls);
+/* The text MPI_Error_string gives for code into buf (size n); -1 if code is invalid. */
+int rt__error_text(int code, char *buf, size_t n);
+/* Called at unload: frees the user error table. */
+void rt__errcodes_unload(void);
+
+/* ------------------------------------------------------------ error handlers (errhandler.c) */
+
+/* Sets up the builtin MPI_ERRORS_* objects (at load). */
+void rt__errhandler_builtins_init(void);
+/* The error-handler slot of a live communicator, window, file or session; NULL for
+ * anything else. */
+rt_errhandler **rt__errhandler_slot(rt_obj *o);
+/* Runs handler eh for error `code` on object target (msg: the text fatal handlers print).
+ * Returns code unless the handler ends the process. */
+int rt__errhandler_invoke(rt_errhandler *eh, rt_obj *target, int code, const char *msg);
+/* Replaces the handler in *slot by eh (reference moved: retains eh, releases the old). */
+void rt__errhandler_replace(rt_errhandler **slot, rt_errhandler *eh);
+
+/* ------------------------------------------------------------ communicators (comm.c) */
+
+/* Sets up MPI_COMM_WORLD / MPI_COMM_SELF (at load; sizes refreshed by rt__comm_init). */
+void rt__comm_builtins_init(void);
+/* At init: WORLD takes the size/rank of rt__g.world. */
+void rt__comm_init(void);
+/* At finalize: WORLD and SELF drop user error handlers (back to MPI_ERRORS_ARE_FATAL). */
+void rt__comm_finalize(void);
+/* Destructor of user communicators (called by rt__obj_release). */
+void rt__comm_destroy(rt_obj *o);
+/* RT_SUCCESS if comm is a live communicator, else raises RT_ERR_COMM for fn. */
+int rt__comm_check(const rt_comm *comm, const char *fn);
+
+/* ------------------------------------------------------------ attributes (attr.c) */
+
+/* The largest tag value (MPI_TAG_UB): 2^30 - 1. */
+int rt__tag_ub(void);
+/* At init: fills rt__g.attr from rt__g.world. */
+void rt__attr_init(void);
+
+/* ------------------------------------------------------------ info (info.c, info_env.c) */
+
+/* Sets up MPI_INFO_ENV (empty, read-only) at load. */
+void rt__info_builtins_init(void);
+/* Destructor of user infos; also used to empty MPI_INFO_ENV. */
+void rt__info_destroy(rt_obj *o);
+/* Sets key=val in info, ignoring the read-only flag; no argument checks (internal use).
+ * Returns RT_SUCCESS or RT_ERR_NO_MEM (nothing raised). */
+int rt__info_put(rt_info *info, const char *key, const char *val);
+/* Fills info with the MPI_INFO_ENV keys for the given command line (argv may be NULL:
+ * then /proc/self/cmdline is used if readable); thread_level < 0 omits "thread_level".
+ * Best effort: keys that cannot be determined are left out. */
+void rt__info_fill_env(rt_info *info, int argc, char **argv, int thread_level);
+/* At init: (re)fills MPI_INFO_ENV. */
+void rt__info_env_init(int argc, char **argv, int thread_level);
+/* Name of a runtime thread level ("MPI_THREAD_SINGLE" ...), NULL if not one. */
+const char *rt__thread_level_name(int level);
+
+/* ------------------------------------------------------------ lifecycle (state.c, world.c) */
+
+/* At load: the loading thread is the main thread until init says otherwise. */
+void rt__state_load(void);
+/* At init: fills rt__g.world (singleton: size 1, rank 0; a launcher client fills it later).
+ * Returns RT_SUCCESS or an error class (nothing raised). */
+int rt__world_init(void);
+
+/* ------------------------------------------------------------ env (env.c) */
+
+/* At load: takes the MPI_Wtime origin. */
+void rt__env_load(void);
+
+/* MPI_Aint_add: the face implements it inline today (its return kind has no runtime
+ * prototype in rt_procs.h); provided for faces that prefer to call the runtime. */
+rt_aint rt_Aint_add(rt_aint base, rt_aint disp);
+
+#endif

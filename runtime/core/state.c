@@ -1,0 +1,115 @@
+/* state.c — the MPI lifecycle: MPI_Init/_thread, MPI_Finalize, MPI_Initialized/Finalized,
+ * thread level queries and the main thread. */
+#include "rt_internal.h"
+
+/* At load: the loading thread counts as the main thread until MPI_Init. */
+void rt__state_load(void)
+{
+    rt__g.life.main_thread = pthread_self();
+}
+
+/* The current enum rt_state. */
+int rt_state(void)
+{
+    return rt__g.life.state;
+}
+
+static int valid_level(int level)
+{
+    return level == RT_THREAD_SINGLE || level == RT_THREAD_FUNNELED ||
+           level == RT_THREAD_SERIALIZED || level == RT_THREAD_MULTIPLE;
+}
+
+/* Shared by MPI_Init and MPI_Init_thread: checks the state, sets up the world, the
+ * builtins and MPI_INFO_ENV; *provided (may be NULL) = the level given. */
+static int init(const char *fn, int *argc, char ***argv, int required, int *provided)
+{
+    int err;
+
+    if (rt__g.life.state == RT_STATE_INITIALIZED)
+        return rt_raise(NULL, RT_ERR_OTHER, fn, "MPI is already initialized: MPI_Init or "
+                        "MPI_Init_thread may be called only once");
+    if (rt__g.life.state == RT_STATE_FINALIZED)
+        return rt_raise(NULL, RT_ERR_OTHER, fn, "MPI cannot be initialized again after "
+                        "MPI_Finalize");
+    if (!valid_level(required))
+        return rt_raise(NULL, RT_ERR_ARG, fn, "'required' = %d is not a thread level", required);
+    if ((err = rt__world_init()) != RT_SUCCESS)
+        return rt_raise(NULL, err, fn, "cannot join the job");
+
+    rt__g.life.thread_required = required;
+    /* honest: there are no locks yet, so at most SERIALIZED */
+    rt__g.life.thread_provided = required < RT_THREAD_SERIALIZED ? required : RT_THREAD_SERIALIZED;
+    rt__g.life.main_thread = pthread_self();
+    rt__comm_init();
+    rt__attr_init();
+    rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
+    rt__g.life.state = RT_STATE_INITIALIZED;
+    if (provided)
+        *provided = rt__g.life.thread_provided;
+    return RT_SUCCESS;
+}
+
+/* MPI_Init: initializes MPI (thread level SINGLE). argc/argv may be NULL; they are read
+ * (for MPI_INFO_ENV), never changed. A second call or a call after MPI_Finalize: RT_ERR_OTHER
+ * (fatal: there is no error handler yet). */
+int rt_Init(int *argc, char ***argv)
+{
+    return init(__func__, argc, argv, RT_THREAD_SINGLE, NULL);
+}
+
+/* MPI_Init_thread: as rt_Init; *provided = min(required, RT_THREAD_SERIALIZED). Invalid
+ * required or NULL provided: RT_ERR_ARG. */
+int rt_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (!provided)
+        return rt__null_arg(NULL, __func__, "provided");
+    return init(__func__, argc, argv, required, provided);
+}
+
+/* MPI_Initialized: *flag = 1 once MPI_Init has been called (also after MPI_Finalize). */
+int rt_Initialized(int *flag)
+{
+    if (!flag)
+        return rt__null_arg(NULL, __func__, "flag");
+    *flag = rt__g.life.state != RT_STATE_PRE_INIT;
+    return RT_SUCCESS;
+}
+
+/* MPI_Finalized: *flag = 1 once MPI_Finalize has been called. */
+int rt_Finalized(int *flag)
+{
+    if (!flag)
+        return rt__null_arg(NULL, __func__, "flag");
+    *flag = rt__g.life.state == RT_STATE_FINALIZED;
+    return RT_SUCCESS;
+}
+
+/* MPI_Finalize: ends the world model. WORLD and SELF drop their user error handlers;
+ * user objects stay the user's. Before init / twice: fatal (rt_require_init). */
+int rt_Finalize(void)
+{
+    rt_require_init(__func__);
+    rt__comm_finalize();
+    rt__g.life.state = RT_STATE_FINALIZED;
+    return RT_SUCCESS;
+}
+
+/* MPI_Query_thread: *provided = the thread level given at init (SINGLE before). */
+int rt_Query_thread(int *provided)
+{
+    if (!provided)
+        return rt__null_arg(NULL, __func__, "provided");
+    *provided = rt__g.life.thread_provided;
+    return RT_SUCCESS;
+}
+
+/* MPI_Is_thread_main: *flag = 1 if the calling thread called MPI_Init (before init: the
+ * thread that loaded the library). */
+int rt_Is_thread_main(int *flag)
+{
+    if (!flag)
+        return rt__null_arg(NULL, __func__, "flag");
+    *flag = pthread_equal(pthread_self(), rt__g.life.main_thread) != 0;
+    return RT_SUCCESS;
+}

@@ -1,0 +1,177 @@
+/* mpiexec.h — Switchyard's launcher: the job and rank records and the interfaces between its
+ * parts (options, spawning, the PMI-1 server, the key/value store, output relay, faults). */
+#ifndef SWITCHYARD_MPIEXEC_H
+#define SWITCHYARD_MPIEXEC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Exit codes of mpiexec (also in --help). Otherwise: 0 when every rank exited 0, the
+ * MPI_Abort code (low 8 bits), a failing rank's exit status, or 128+N for a rank killed by
+ * signal N or mpiexec itself receiving SIGINT/SIGTERM/SIGHUP (N). */
+#define MX_EXIT_PROTOCOL 1   /* a rank broke the PMI protocol, or exited 0 before finalize */
+#define MX_EXIT_USAGE 2      /* bad command line */
+#define MX_EXIT_TIMEOUT 124  /* --timeout expired */
+#define MX_EXIT_LAUNCH 125   /* mpiexec itself failed (fork, pipes, ...) */
+#define MX_EXIT_NOEXEC 126   /* the program is not executable */
+#define MX_EXIT_NOTFOUND 127 /* the program was not found */
+
+/* The PMI-1 limits mpiexec serves (buffer sizes with the NUL, as Hydra advertises them). */
+#define MX_KVSNAME_MAX 256
+#define MX_KEY_MAX 64
+#define MX_VALUE_MAX 1024
+#define MX_PMI_LINE_MAX 2048        /* longest PMI request line, newline included */
+#define MX_KVS_BYTES_MAX (64u << 20) /* total size of the key/value space */
+#define MX_PMI_OUT_HIGH 65536       /* stop reading a rank's requests above this backlog */
+
+#define MX_MAX_RANKS 4096
+#define MX_OUT_LINE_MAX 65536       /* longer output lines are relayed in pieces */
+#define MX_STDIN_BUF 65536
+#define MX_KILL_GRACE_MS 500        /* SIGTERM, then SIGKILL this much later */
+#define MX_EOF_GRACE_MS 250         /* a rank alive this long after closing PMI has failed */
+#define MX_DRAIN_MS 1000            /* output relayed this long after the last rank exited */
+
+struct mx_buf {
+    char *p;
+    size_t len, cap;
+};
+
+struct mx_opts {
+    int nranks;
+    int tag;                /* -l: prefix output lines with "[rank] " */
+    double timeout;         /* seconds, 0 = none */
+    char **env;             /* NAME=VALUE from -genv and -x, malloc'ed */
+    int nenv;
+    char **argv;            /* program and its arguments (inside main's argv) */
+};
+
+struct mx_rank {
+    int rank;
+    pid_t pid;
+    int pmi_fd;             /* launcher's end of the rank's PMI socket, -1 once closed */
+    int out_fd, err_fd;     /* read ends of its stdout/stderr pipes, -1 at EOF */
+    char pmi_in[MX_PMI_LINE_MAX];
+    size_t pmi_in_len;
+    struct mx_buf pmi_out;  /* replies not yet written */
+    struct mx_buf out_line, err_line;
+    unsigned initialized : 1, finalized : 1, in_barrier : 1, exited : 1, pmi_eof : 1;
+    int status;             /* wait status, once exited */
+    long long eof_ms;       /* when its PMI socket reached EOF */
+};
+
+struct mx_kvs;
+
+struct mx_job {
+    struct mx_opts opt;
+    int n;
+    struct mx_rank *ranks;
+    char jobid[17];         /* 64 random bits, hex */
+    char secret[33];        /* 128 random bits, hex */
+    char kvsname[32];
+    struct mx_kvs *kvs;
+    int sigfd;              /* signalfd: SIGCHLD, SIGINT, SIGTERM, SIGHUP */
+    int devnull;            /* stdin of ranks other than 0 */
+    int stdin_fd;           /* our stdin while forwarding it, else -1 */
+    int stdin_pipe;         /* write end of rank 0's stdin, -1 once closed */
+    struct mx_buf stdin_buf;
+    struct mx_buf scratch;  /* assembling tagged output lines */
+    int out_dead[3];        /* our fd 1 or 2 gave EPIPE: drop what goes there */
+    int in_barrier;         /* ranks waiting in the current barrier */
+    int nlive;              /* ranks not yet reaped */
+    int any_init;           /* some rank sent cmd=init */
+    int ending;             /* the job is being ended (fault, timeout or signal) */
+    int exit_code;
+    int signals;            /* SIGINT/SIGTERM/SIGHUP received */
+    long long term_ms;      /* when the ending began (SIGKILL follows) */
+    int killed;             /* SIGKILL sent to all */
+    int swept;              /* final SIGKILL sweep done after the last rank exited */
+    long long deadline_ms;  /* --timeout, 0 = none */
+    long long drain_until;  /* 0 until the last rank exited */
+};
+
+/* mpiexec_opts.c: parse the command line into o. Returns 0, 1 when --help was printed, or
+ * -1 after printing a usage error. */
+int mx_parse_opts(int argc, char **argv, struct mx_opts *o);
+/* mpiexec_opts.c: free what mx_parse_opts allocated. */
+void mx_free_opts(struct mx_opts *o);
+/* mpiexec_opts.c: print the --help text on stdout. */
+void mx_usage(void);
+
+/* mpiexec_spawn.c: 0 when prog can be executed, else print why and return 126 or 127. */
+int mx_check_program(const char *prog);
+/* mpiexec_spawn.c: start every rank (pipes, socket, environment, process group). Returns 0,
+ * or -1 after printing why; ranks already started are then in job->ranks. */
+int mx_spawn(struct mx_job *job, const void *child_sigmask);
+
+/* mpiexec_pmi.c: read and serve what rank r sent; with drain, until nothing is left. */
+void mx_pmi_read(struct mx_job *job, struct mx_rank *r, int drain);
+/* mpiexec_pmi.c: write queued replies to rank r. */
+void mx_pmi_write(struct mx_job *job, struct mx_rank *r);
+/* mpiexec_pmi.c: stop serving rank r: close the launcher's end of its PMI socket. */
+void mx_pmi_close(struct mx_rank *r);
+/* mpiexec_pmi.c: a rank exited with status 0 without cmd=init: a fault if any rank is an MPI
+ * process (sent cmd=init). */
+void mx_pmi_check_uninit(struct mx_job *job);
+
+/* mpiexec_kvs.c: an empty key/value store, or NULL when out of memory. */
+struct mx_kvs *mx_kvs_new(void);
+/* mpiexec_kvs.c: store (a copy of) value under key, replacing; -1 when full or out of memory. */
+int mx_kvs_put(struct mx_kvs *kvs, const char *key, const char *value);
+/* mpiexec_kvs.c: the value stored under key, or NULL. */
+const char *mx_kvs_get(const struct mx_kvs *kvs, const char *key);
+/* mpiexec_kvs.c: free the store (NULL is fine). */
+void mx_kvs_free(struct mx_kvs *kvs);
+
+/* mpiexec_io.c: relay what rank r wrote on stream fd 1 or 2 (whole lines only; the rest at
+ * EOF); with drain, until nothing is left. */
+void mx_io_read(struct mx_job *job, struct mx_rank *r, int stream, int drain);
+/* mpiexec_io.c: read our stdin into the buffer for rank 0. */
+void mx_stdin_read(struct mx_job *job);
+/* mpiexec_io.c: write the buffered stdin to rank 0. */
+void mx_stdin_write(struct mx_job *job);
+/* mpiexec_io.c: stop forwarding stdin; close rank 0's end. */
+void mx_stdin_close(struct mx_job *job);
+
+/* mpiexec_fault.c: rank r exited with wait status: serve what it left, decide if it failed. */
+void mx_rank_exited(struct mx_job *job, struct mx_rank *r, int status);
+/* mpiexec_fault.c: end the job (first call only prints msg and sets the exit code): send sig
+ * to every rank's process group now, SIGKILL MX_KILL_GRACE_MS later. */
+void mx_end(struct mx_job *job, int code, int sig, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* mpiexec_fault.c: rank r broke the PMI protocol: end the job quoting (escaped) line. */
+void mx_protocol_fault(struct mx_job *job, struct mx_rank *r, const char *why, const char *line,
+                       size_t len);
+/* mpiexec_fault.c: send sig to every rank's process group. */
+void mx_kill_all(struct mx_job *job, int sig);
+/* mpiexec_fault.c: act on what time brought (timeout, SIGKILL escalation, closed PMI
+ * connections); returns the milliseconds until the next deadline, or -1 for none. */
+int mx_timers(struct mx_job *job);
+
+/* mpiexec_loop.c: serve the job until every rank exited and its output is relayed. */
+void mx_run(struct mx_job *job);
+
+/* mpiexec_shm.c: remove every /dev/shm entry whose name contains jobid. */
+void mx_shm_sweep(const char *jobid);
+
+/* mpiexec_util.c: monotonic milliseconds. */
+long long mx_now_ms(void);
+/* mpiexec_util.c: fill out with 2*nbytes hex digits of getrandom() randomness, NUL-ended;
+ * -1 on failure. */
+int mx_random_hex(char *out, size_t nbytes);
+/* mpiexec_util.c: append len bytes to b, growing it; aborts mpiexec when out of memory. */
+void mx_buf_add(struct mx_buf *b, const void *data, size_t len);
+/* mpiexec_util.c: drop the first n bytes of b. */
+void mx_buf_drop(struct mx_buf *b, size_t n);
+/* mpiexec_util.c: free b's memory and empty it. */
+void mx_buf_free(struct mx_buf *b);
+/* mpiexec_util.c: write all of data to fd, retrying on EINTR and waiting out EAGAIN; -1 on
+ * error. */
+int mx_write_all(int fd, const void *data, size_t len);
+/* mpiexec_util.c: malloc that aborts mpiexec (exit MX_EXIT_LAUNCH) when out of memory. */
+void *mx_xmalloc(size_t n);
+/* mpiexec_util.c: realloc that aborts mpiexec (exit MX_EXIT_LAUNCH) when out of memory. */
+void *mx_xrealloc(void *p, size_t n);
+/* mpiexec_util.c: set O_NONBLOCK on fd; -1 on error. */
+int mx_nonblock(int fd);
+
+#endif

@@ -1,0 +1,88 @@
+/* transport.h — the contract between the point-to-point engine (runtime/core) and the
+ * transports (self is in the engine; shm and tcp here): versioned method tables. */
+#ifndef RT_TRANSPORT_H
+#define RT_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The envelope of a message as the engine matches it. Transports carry it verbatim. */
+typedef struct rt_msg_hdr {
+    int32_t ctx;      /* context id of the communicator (point-to-point and collective contexts differ) */
+    int32_t src;      /* the sender's rank in that communicator */
+    int32_t tag;
+    uint32_t flags;   /* RT_MSG_* */
+    uint64_t sreq;    /* the sender's token: echoed back in an acknowledgement */
+    int64_t len;      /* payload bytes of the message (for RT_MSG_ACK: 0) */
+} rt_msg_hdr;
+
+#define RT_MSG_SYNC 1u  /* synchronous send: the receiver acknowledges the match (RT_MSG_ACK) */
+#define RT_MSG_ACK 2u   /* an acknowledgement: sreq names the sender's request; no payload */
+
+/* Return values of transport methods besides 0 (done) and positive runtime error classes. */
+#define RT_TP_AGAIN (-1)    /* no room now: call progress() and try again */
+#define RT_TP_PENDING (-2)  /* taken by reference: completion comes through send_done/recv_done */
+
+/* What the engine gives a transport at init, and the callbacks a transport makes from
+ * inside its progress(). The callbacks never call back into the transport's send paths
+ * for the same peer re-entrantly except through send(), which must be safe to call. */
+typedef struct rt_tp_env {
+    int world_rank, world_size;
+    const char *jobid;          /* SWITCHYARD_JOBID (or a unique local id for a singleton) */
+    const int *node_of;         /* node_of[r]: the node index of world rank r (same node = same value) */
+    /* Key-value exchange through the launcher (PMI): put, then barrier, then get. 0 or -1. */
+    int (*kvs_put)(const char *key, const char *value);
+    int (*kvs_barrier)(void);
+    int (*kvs_get)(const char *key, char *value, size_t len);
+
+    /* A message from world rank src arrived. Eager (payload inline): data points at h->len
+     * bytes valid only during the call, token = 0. Large: data == NULL, and the engine
+     * later calls recv_large(src, token, ...) once it knows where the bytes go (or
+     * recv_large with buf == NULL to drop them). */
+    void (*incoming)(int src, const rt_msg_hdr *h, const void *data, uint64_t token);
+    /* A large send taken by reference (send returned RT_TP_PENDING) is complete: the user
+     * buffer may be reused. err: 0 or a runtime error class (the peer died ...). */
+    void (*send_done)(void *sreq, int err);
+    /* A recv_large finished: the bytes are in place. */
+    void (*recv_done)(void *rreq, int err);
+    /* The peer world rank is gone (its connection or process died): pending operations
+     * involving it must complete with an error. */
+    void (*peer_failed)(int rank);
+} rt_tp_env;
+
+#define RT_TP_VERSION 1u
+
+/* A transport. Methods valid for version >= 1 are all below; `size` is sizeof(rt_tp_ops)
+ * as the transport was built, so a later engine can tell which methods exist. */
+typedef struct rt_tp_ops {
+    unsigned version;
+    size_t size;
+    const char *name;
+    size_t eager_max;  /* largest payload send() copies at once */
+
+    /* Sets the transport up for the peers it reaches (reaches(r) then answers). Collective
+     * over the job through env->kvs_*. 0 or an error class. */
+    int (*init)(const rt_tp_env *env);
+    /* 1 if this transport carries traffic to world rank r. */
+    int (*reaches)(int r);
+    /* Sends h and n = h->len payload bytes to world rank dst. n <= eager_max: copied before
+     * returning 0, or RT_TP_AGAIN. Larger: RT_TP_PENDING, the buffer is read later and
+     * send_done(sreq) reports completion; or RT_TP_AGAIN. Order between two ranks on one
+     * transport is preserved (the non-overtaking rule relies on it). */
+    int (*send)(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
+    /* Receives the payload of large message `token` from src into buf (n bytes; n may be
+     * less than h->len when the receive truncates: the rest is discarded; buf NULL drops
+     * all). Returns 0 if done now, RT_TP_PENDING (then recv_done(rreq)), or an error. */
+    int (*recv_large)(int src, uint64_t token, void *buf, size_t n, void *rreq);
+    /* Handles arrivals and pending transfers; returns how many events it handled. */
+    int (*progress)(void);
+    /* Blocks at most timeout_ns until an arrival may have happened (a peer wrote to us). */
+    void (*wait)(long timeout_ns);
+    /* Leaves the job: collective through kvs_barrier, frees everything, removes what it
+     * created in /dev/shm. */
+    void (*finalize)(void);
+} rt_tp_ops;
+
+extern const rt_tp_ops rt_tp_shm;
+
+#endif
