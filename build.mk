@@ -6,7 +6,8 @@ LIB := $(BUILD)/lib
 BIN := $(BUILD)/bin
 INC := $(BUILD)/include
 
-RT_SRC := $(wildcard runtime/core/*.c) $(GEN)/rt_builtins.c $(GEN)/rt_stubs.c
+RT_SRC := $(wildcard runtime/core/*.c runtime/transport/*/*.c) runtime/launch/pmi.c runtime/launch/pmi_wire.c \
+	$(GEN)/rt_builtins.c $(GEN)/rt_stubs.c
 C_SRC := $(wildcard bindings/c/*.c bindings/common/*.c) $(wildcard $(GEN)/c/*.c)
 F_SRC := $(wildcard bindings/fortran/*.c) $(wildcard $(GEN)/fortran/*.c)
 ABI_SRC := $(wildcard abi/*.c bindings/common/*.c) $(wildcard $(GEN)/abi/*.c)
@@ -17,7 +18,7 @@ C_OBJ := $(call obj,c,$(C_SRC))
 F_OBJ := $(call obj,fortran,$(F_SRC))
 ABI_OBJ := $(call obj,abi,$(ABI_SRC))
 
-RT_INC := -Iruntime/include -I$(GEN)
+RT_INC := -Iruntime/include -I$(GEN) -Iruntime/launch -Iruntime/transport
 C_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -I$(GEN)/c
 F_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -Ibindings/fortran -I$(GEN)/c -I$(GEN)/fortran
 ABI_INC := $(RT_INC) -I$(INC)/abi -Ibindings/common -Iabi -I$(GEN)/abi

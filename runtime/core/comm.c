@@ -21,11 +21,18 @@ void rt__comm_builtins_init(void)
     builtin_setup(COMM(RT_B_COMM_SELF), "MPI_COMM_SELF");
 }
 
-/* At init: WORLD takes this process's place in the job (rt__g.world). */
+/* At init: WORLD takes this process's place in the job (rt__g.world); SELF maps its one
+ * rank to this process. Context ids: WORLD 0 and 1, SELF 2 and 3 (point-to-point and
+ * collective traffic of a communicator never match each other). */
 void rt__comm_init(void)
 {
+    static int self_world[1];
     COMM(RT_B_COMM_WORLD)->size = rt__g.world.size;
     COMM(RT_B_COMM_WORLD)->rank = rt__g.world.rank;
+    COMM(RT_B_COMM_WORLD)->ctx = 0;
+    self_world[0] = rt__g.world.rank;
+    COMM(RT_B_COMM_SELF)->world = self_world;
+    COMM(RT_B_COMM_SELF)->ctx = 2;
 }
 
 /* At finalize: WORLD and SELF drop user error handlers (releasing them). */

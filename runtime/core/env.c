@@ -2,6 +2,8 @@
  * allocation (MPI_Alloc_mem/MPI_Free_mem), MPI_Pcontrol and address arithmetic. */
 #include "rt_internal.h"
 
+#include "pmi.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +96,11 @@ int rt_Abort(rt_comm *comm, int errorcode)
     rt_require_init(__func__);
     if (rt_obj_is(comm, RT_CLASS_COMM))
         name = comm->name[0] ? comm->name : "an unnamed communicator";
-    fprintf(stderr, "Switchyard: MPI_Abort(%s, %d) called\n", name, errorcode);
+    char msg[200];
+    snprintf(msg, sizeof msg, "MPI_Abort(%s, %d) called", name, errorcode);
+    if (!rt__pmi_singleton())
+        rt__pmi_abort(errorcode, msg); /* the launcher reports it and ends the job */
+    fprintf(stderr, "Switchyard: %s\n", msg);
     rt__abort_job(errorcode);
 }
 

@@ -2,6 +2,8 @@
  * error handler, fatal errors and job abort, and the init-state check of entry points. */
 #include "rt_internal.h"
 
+#include "pmi.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,8 @@ _Noreturn void rt__abort_job(int status)
         _exit(status);
     rt__g.err.aborting = 1;
     fflush(NULL);
+    if (rt__g.life.state == RT_STATE_INITIALIZED && !rt__pmi_singleton())
+        rt__pmi_abort(status, "fatal error"); /* the launcher ends the whole job */
     exit(status);
 }
 

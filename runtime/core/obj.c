@@ -41,6 +41,9 @@ static const size_t class_size[RT_CLASS_COUNT] = {
 static void (*const class_dtor[RT_CLASS_COUNT])(rt_obj *) = {
     [RT_CLASS_COMM] = rt__comm_destroy,
     [RT_CLASS_INFO] = rt__info_destroy,
+    [RT_CLASS_DATATYPE] = rt__type_destroy,
+    [RT_CLASS_REQUEST] = rt__request_destroy,
+    [RT_CLASS_MESSAGE] = rt__message_destroy,
 };
 
 /* At load: every builtin gets its header (index = builtin id, keyvals their subkind) and
@@ -64,6 +67,7 @@ void rt__objs_load(void)
     rt__errhandler_builtins_init();
     rt__comm_builtins_init();
     rt__info_builtins_init();
+    rt__type_builtins_init();
 }
 
 /* At unload: frees the table arrays; live user objects stay (the user's leak). */

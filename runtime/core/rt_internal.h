@@ -42,7 +42,17 @@ struct rt_comm {
     int remote_size;             /* 0 for intra-communicators */
     rt_errhandler *errh;         /* holds a reference (never NULL once set up) */
     char name[RT_MAX_OBJECT_NAME];
+    int ctx;                     /* point-to-point context id; collectives use ctx + 1 */
+    int *world;                  /* world[r]: world rank of rank r (remote group for inter-
+                                    communicators); NULL = the identity (MPI_COMM_WORLD) */
+    struct rt__bsend_buf *bbuf;  /* buffer attached to this communicator (MPI-4.1), or NULL */
 };
+
+/* The world rank of rank r of comm's (remote, for inter-communicators) group. */
+static inline int rt__comm_world_rank(const rt_comm *comm, int r)
+{
+    return comm->world ? comm->world[r] : r;
+}
 
 struct rt__info_ent {
     char *key;  /* owned, NUL-terminated, 1..RT_MAX_INFO_KEY-1 chars */
@@ -67,10 +77,71 @@ struct rt_session { rt_obj obj; rt_errhandler *errh; };
 
 /* Classes not implemented yet: only the header, so that their builtins exist. */
 struct rt_group { rt_obj obj; };
-struct rt_type { rt_obj obj; };
-struct rt_request { rt_obj obj; };
 struct rt_op { rt_obj obj; };
-struct rt_message { rt_obj obj; };
+
+/* A contiguous run of bytes inside one element of a datatype. */
+struct rt__block {
+    rt_aint off;
+    rt_aint len;
+};
+
+/* A datatype compiled to its layout: each element is `nblocks` runs of bytes (offsets from
+ * the element's start, merged where contiguous), elements are `extent` bytes apart. A type
+ * with one block at offset 0 of length extent is contiguous: a whole buffer is one memcpy. */
+struct rt_type {
+    rt_obj obj;
+    rt_count size;           /* bytes of data in one element */
+    rt_aint lb, extent;      /* lower bound and extent */
+    rt_aint true_lb, true_extent;
+    int nblocks;
+    struct rt__block *blocks;  /* nblocks runs (builtins: points at `one`) */
+    struct rt__block one;
+    int committed;
+    int elements;            /* basic elements per element (for MPI_Get_elements) */
+    rt_count elem_size;      /* size of its basic element when all are alike, else 0 */
+    rt_count pair_first;     /* value-index pairs of mixed types: size of the value part */
+    char name[RT_MAX_OBJECT_NAME];
+};
+
+struct rt__umsg;
+
+/* A matched message taken off the queue by MPI_Mprobe/MPI_Improbe. */
+struct rt_message {
+    rt_obj obj;
+    struct rt__umsg *msg;    /* NULL: MPI_MESSAGE_NO_PROC */
+    rt_comm *comm;           /* holds a reference */
+};
+
+enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE };
+enum rt__send_mode { RT__MODE_STD = 0, RT__MODE_SYNC, RT__MODE_READY, RT__MODE_BUFFERED };
+
+/* A request: a send or a receive in flight, a persistent one (created inactive by *_init),
+ * or a composite one (MPI_Isendrecv: done when its parts are). p2p_*.c own the fields. */
+struct rt_request {
+    rt_obj obj;
+    uint8_t kind;          /* enum rt__req_kind */
+    uint8_t mode;          /* sends: enum rt__send_mode */
+    uint8_t persistent;    /* made by *_init: survives completion, inactive until MPI_Start */
+    uint8_t active;        /* started, not yet completed and returned by a wait or test */
+    uint8_t complete;
+    uint8_t freed;         /* MPI_Request_free'd while active: freed on completion */
+    uint8_t need_ack;      /* a synchronous send waiting for the receiver's match */
+    uint8_t tp_pending;    /* the transport still reads the send buffer */
+    uint8_t queued;        /* on the posted-receive or pending-send queue */
+    rt_comm *comm;         /* holds a reference */
+    rt_type *type;         /* holds a reference */
+    void *buf;
+    rt_count count;
+    int peer;              /* rank in comm: destination, or source (RT_ANY_SOURCE) */
+    int tag;               /* may be RT_ANY_TAG for receives */
+    rt_status status;
+    void *tmp;             /* owned packed copy of the data (non-contiguous or buffered) */
+    rt_count tmp_len;
+    struct rt__bsend_buf *bbuf;      /* buffered send: the attached buffer holding tmp */
+    struct rt_request *next, *prev;  /* queue links */
+    struct rt_request *sub[2];       /* composite: its parts (owned) */
+    struct rt_message *mrecv;        /* MPI_Mrecv/Imrecv: the message to receive */
+};
 
 /* ------------------------------------------------------------ global state */
 
@@ -249,6 +320,22 @@ void rt__info_env_init(int argc, char **argv, int thread_level);
 /* Name of a runtime thread level ("MPI_THREAD_SINGLE" ...), NULL if not one. */
 const char *rt__thread_level_name(int level);
 
+/* ------------------------------------------------------------ datatypes (type.c) */
+
+/* Sets up the builtin datatypes' layouts (at load). */
+void rt__type_builtins_init(void);
+/* 1 if count elements of t are one run of count * size bytes. */
+int rt__type_contig(const rt_type *t);
+/* Copies count elements of t at buf into dst (count * t->size bytes). */
+void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst);
+/* Copies `bytes` packed bytes from src into elements of t at buf (a partial last element
+ * gets its first bytes). */
+void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *buf);
+/* Destructor of user datatypes. */
+void rt__type_destroy(rt_obj *o);
+/* RT_SUCCESS if t may be used to communicate, else raises RT_ERR_TYPE on eo for fn. */
+int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn);
+
 /* ------------------------------------------------------------ lifecycle (state.c, world.c) */
 
 /* At load: the loading thread is the main thread until init says otherwise. */
@@ -256,6 +343,14 @@ void rt__state_load(void);
 /* At init: fills rt__g.world (singleton: size 1, rank 0; a launcher client fills it later).
  * Returns RT_SUCCESS or an error class (nothing raised). */
 int rt__world_init(void);
+/* At finalize: leaves the job (the launcher then knows this rank finished cleanly). */
+void rt__world_finalize(void);
+/* Destructors of requests and matched-probe messages (p2p_request.c). */
+void rt__request_destroy(rt_obj *o);
+void rt__message_destroy(rt_obj *o);
+/* The point-to-point engine (p2p_engine.c): transports up at init, down at finalize. */
+int rt__p2p_init(void);
+void rt__p2p_finalize(void);
 
 /* ------------------------------------------------------------ env (env.c) */
 

@@ -42,6 +42,8 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
     rt__g.life.thread_provided = required < RT_THREAD_SERIALIZED ? required : RT_THREAD_SERIALIZED;
     rt__g.life.main_thread = pthread_self();
     rt__comm_init();
+    if ((err = rt__p2p_init()) != RT_SUCCESS)
+        return rt_raise(NULL, err, fn, "cannot set up the transports between the processes");
     rt__attr_init();
     rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
     rt__g.life.state = RT_STATE_INITIALIZED;
@@ -90,6 +92,8 @@ int rt_Finalized(int *flag)
 int rt_Finalize(void)
 {
     rt_require_init(__func__);
+    rt__p2p_finalize();
+    rt__world_finalize();
     rt__comm_finalize();
     rt__g.life.state = RT_STATE_FINALIZED;
     return RT_SUCCESS;

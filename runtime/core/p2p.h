@@ -1,0 +1,68 @@
+/* p2p.h — the point-to-point engine's internal interface (p2p_*.c): message queues and
+ * matching, starting and completing requests, progress and blocking waits. */
+#ifndef RT_P2P_H
+#define RT_P2P_H
+
+#include "rt_internal.h"
+#include "transport.h"
+
+/* A message that arrived before its receive was posted (or was taken by MPI_Mprobe). */
+struct rt__umsg {
+    rt_msg_hdr h;
+    int src_world;
+    void *data;              /* eager or self payload (owned copy), NULL for large */
+    uint64_t token;          /* large: the transport's token for recv_large */
+    const rt_tp_ops *tp;     /* transport it came through; NULL: this process (self) */
+    struct rt__umsg *next;
+};
+
+/* ---- engine (p2p_engine.c) */
+
+/* Sets up the transports for the job (after rt__world_init). RT_SUCCESS or an error class. */
+int rt__p2p_init(void);
+/* Finishes pending sends and leaves the transports (collective over the job). */
+void rt__p2p_finalize(void);
+/* One pass over the transports and the pending sends; returns the events handled. */
+int rt__progress(void);
+/* Blocks until done(arg) is true, progressing; spins briefly, then yields, then sleeps on
+ * the transports' doorbells, so oversubscribed jobs keep moving. */
+void rt__wait_until(int (*done)(void *), void *arg);
+
+/* Starts active send request r (its fields set). Returns RT_SUCCESS or an error class
+ * (nothing raised). */
+int rt__send_start(rt_request *r);
+/* Starts active receive request r: matches the unexpected queue or posts it. */
+int rt__recv_start(rt_request *r);
+/* Delivers unexpected message m (taken off the queue) into receive request r. */
+void rt__deliver(rt_request *r, struct rt__umsg *m);
+/* The first unexpected message matching (ctx, source, tag) on comm (wildcards allowed);
+ * take = 1 removes it from the queue. NULL if none. */
+struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take);
+/* Removes receive r from the posted queue (MPI_Cancel): 1 if it was there. */
+int rt__posted_cancel(rt_request *r);
+/* Removes send r from the queue of sends waiting for room: 1 if it was there. */
+int rt__pending_cancel(rt_request *r);
+
+/* ---- requests (p2p_request.c) */
+
+/* A new active request of kind with comm and type retained (type may be NULL). NULL when
+ * out of memory. */
+rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type);
+/* Marks r complete (releasing it if the user freed it). */
+void rt__request_complete(rt_request *r);
+/* 1 when r (or every part of a composite r) is complete. */
+int rt__request_done(const rt_request *r);
+/* Destructor: releases comm, type, temporary buffers and parts. */
+void rt__request_destroy(rt_obj *o);
+/* Destructor of message objects from MPI_Mprobe. */
+void rt__message_destroy(rt_obj *o);
+
+/* ---- buffered sends (p2p_bsend.c) */
+
+/* Copies the data of buffered send r into an attached buffer (comm's, else the process's)
+ * and starts it as a standard send that frees the space when done. */
+int rt__bsend_start(rt_request *r);
+/* Gives back the space of a finished buffered send. */
+void rt__bsend_release(rt_request *r);
+
+#endif

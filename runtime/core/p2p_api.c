@@ -1,0 +1,342 @@
+/* p2p_api.c — the point-to-point calls: every send mode blocking, nonblocking and
+ * persistent, receives, MPI_Sendrecv(_replace) and MPI_Isendrecv(_replace), probes and
+ * matched probes. Arguments were checked by the faces; here they are used. */
+#include "p2p.h"
+
+#include <stdlib.h>
+
+/* A new send or receive request, ready to start; *err set on failure (raised). */
+static rt_request *make(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
+                        rt_comm *comm, const char *fn, int *err)
+{
+    *err = rt__comm_check(comm, fn);
+    if (!*err)
+        *err = rt__type_check(type, (rt_obj *)comm, fn);
+    if (*err)
+        return NULL;
+    rt_request *r = rt__request_new(kind, comm, type);
+    if (!r) {
+        *err = rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a request");
+        return NULL;
+    }
+    r->mode = (uint8_t)mode;
+    r->buf = (void *)buf;
+    r->count = count;
+    r->peer = peer;
+    r->tag = tag;
+    return r;
+}
+
+/* Starts a nonblocking send or receive; the new request goes to *request. */
+static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
+                  rt_comm *comm, rt_request **request, const char *fn)
+{
+    int err;
+    rt_request *r = make(kind, mode, buf, count, type, peer, tag, comm, fn, &err);
+    if (!r)
+        return err;
+    err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
+    if (err) {
+        rt__obj_release(&r->obj);
+        return rt_raise((rt_obj *)comm, err, fn, "cannot start the operation");
+    }
+    *request = r;
+    return RT_SUCCESS;
+}
+
+/* A blocking call: start, then wait. */
+static int blocking(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
+                    rt_comm *comm, rt_status *status, const char *fn)
+{
+    rt_request *r = NULL;
+    int err = istart(kind, mode, buf, count, type, peer, tag, comm, &r, fn);
+    return err ? err : rt_Wait(&r, status);
+}
+
+/* A persistent request, created inactive. */
+static int init(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
+                rt_comm *comm, rt_request **request, const char *fn)
+{
+    int err;
+    rt_request *r = make(kind, mode, buf, count, type, peer, tag, comm, fn, &err);
+    if (!r)
+        return err;
+    r->persistent = 1;
+    r->active = 0;
+    *request = r;
+    return RT_SUCCESS;
+}
+
+#define SEND_FAMILY(NAME, MODE)                                                                                  \
+    int rt_##NAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm)          \
+    {                                                                                                            \
+        return blocking(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, NULL, __func__);               \
+    }                                                                                                            \
+    int rt_I##NAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,         \
+                   rt_request **request)                                                                         \
+    {                                                                                                            \
+        return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__);             \
+    }                                                                                                            \
+    int rt_##NAME##_init(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,   \
+                         rt_request **request)                                                                   \
+    {                                                                                                            \
+        return init(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__);               \
+    }
+
+/* MPI_Send, MPI_Isend, MPI_Send_init and the synchronous, ready and buffered modes. A ready
+ * send is a standard send: correct whenever the receive is posted, as the mode requires. */
+SEND_FAMILY(Send, RT__MODE_STD)
+SEND_FAMILY(Ssend, RT__MODE_SYNC)
+SEND_FAMILY(Rsend, RT__MODE_READY)
+SEND_FAMILY(Bsend, RT__MODE_BUFFERED)
+
+/* MPI_Recv. */
+int rt_Recv(void *buf, rt_count count, rt_type *datatype, int source, int tag, rt_comm *comm, rt_status *status)
+{
+    return blocking(RT__REQ_RECV, 0, buf, count, datatype, source, tag, comm, status, __func__);
+}
+
+/* MPI_Irecv. */
+int rt_Irecv(void *buf, rt_count count, rt_type *datatype, int source, int tag, rt_comm *comm, rt_request **request)
+{
+    return istart(RT__REQ_RECV, 0, buf, count, datatype, source, tag, comm, request, __func__);
+}
+
+/* MPI_Recv_init. */
+int rt_Recv_init(void *buf, rt_count count, rt_type *datatype, int source, int tag, rt_comm *comm,
+                 rt_request **request)
+{
+    return init(RT__REQ_RECV, 0, buf, count, datatype, source, tag, comm, request, __func__);
+}
+
+/* ------------------------------------------------------------ send-receive */
+
+/* A composite request of a send and a receive (the receive may read the send's copy). */
+static int isendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype, int dest, int sendtag,
+                     void *recvbuf, rt_count recvcount, rt_type *recvtype, int source, int recvtag, rt_comm *comm,
+                     rt_request **request, void *owned, const char *fn)
+{
+    int err = rt__comm_check(comm, fn);
+    if (err)
+        return err;
+    rt_request *c = rt__request_new(RT__REQ_COMPOSITE, comm, NULL);
+    if (!c) {
+        free(owned);
+        return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a request");
+    }
+    c->tmp = owned; /* the send's copy for the _replace forms, freed with the request */
+    err = istart(RT__REQ_RECV, 0, recvbuf, recvcount, recvtype, source, recvtag, comm, &c->sub[1], fn);
+    if (!err)
+        err = istart(RT__REQ_SEND, RT__MODE_STD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c->sub[0], fn);
+    if (err) {
+        if (c->sub[1]) { /* take the posted receive back */
+            rt__posted_cancel(c->sub[1]);
+            c->sub[1]->complete = 1;
+        }
+        rt__obj_release(&c->obj);
+        return err;
+    }
+    *request = c;
+    return RT_SUCCESS;
+}
+
+/* A packed copy of count elements of type at buf, for the _replace forms. */
+static void *copy_out(const void *buf, rt_count count, rt_type *type)
+{
+    void *p = malloc(count * type->size > 0 ? (size_t)(count * type->size) : 1);
+    if (p)
+        rt__type_pack(type, buf, count, p);
+    return p;
+}
+
+/* The byte type the packed copy of the _replace forms is sent as. */
+static rt_type *bytes_type(void)
+{
+    return (rt_type *)rt_builtins[RT_B_BYTE];
+}
+
+/* MPI_Sendrecv. */
+int rt_Sendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype, int dest, int sendtag, void *recvbuf,
+                rt_count recvcount, rt_type *recvtype, int source, int recvtag, rt_comm *comm, rt_status *status)
+{
+    rt_request *c = NULL;
+    int err = isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                        comm, &c, NULL, __func__);
+    return err ? err : rt_Wait(&c, status);
+}
+
+/* MPI_Isendrecv (MPI-4). */
+int rt_Isendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype, int dest, int sendtag, void *recvbuf,
+                 rt_count recvcount, rt_type *recvtype, int source, int recvtag, rt_comm *comm, rt_request **request)
+{
+    return isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                     comm, request, NULL, __func__);
+}
+
+/* MPI_Isendrecv_replace (MPI-4): the send goes from a copy, the receive into buf. */
+int rt_Isendrecv_replace(void *buf, rt_count count, rt_type *datatype, int dest, int sendtag, int source, int recvtag,
+                         rt_comm *comm, rt_request **request)
+{
+    int err = rt__type_check(datatype, (rt_obj *)comm, __func__);
+    if (err)
+        return err;
+    void *copy = copy_out(buf, count, datatype);
+    if (!copy)
+        return RT_ERR(comm, RT_ERR_NO_MEM, "out of memory for the send copy");
+    return isendrecv(copy, count * datatype->size, bytes_type(), dest, sendtag, buf, count, datatype, source, recvtag,
+                     comm, request, copy, __func__);
+}
+
+/* MPI_Sendrecv_replace. */
+int rt_Sendrecv_replace(void *buf, rt_count count, rt_type *datatype, int dest, int sendtag, int source, int recvtag,
+                        rt_comm *comm, rt_status *status)
+{
+    rt_request *c = NULL;
+    int err = rt_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &c);
+    return err ? err : rt_Wait(&c, status);
+}
+
+/* ------------------------------------------------------------ probes */
+
+static void probe_status(const struct rt__umsg *m, rt_status *status)
+{
+    if (status)
+        *status = (rt_status){.source = m->h.src, .tag = m->h.tag, .count = m->h.len};
+}
+
+static void proc_null_status(rt_status *status)
+{
+    if (status)
+        *status = (rt_status){.source = RT_PROC_NULL, .tag = RT_ANY_TAG};
+}
+
+struct probe { int ctx, source, tag; };
+
+static int probe_found(void *arg)
+{
+    const struct probe *p = arg;
+    return rt__unexpected_find(p->ctx, p->source, p->tag, 0) != NULL;
+}
+
+/* MPI_Iprobe. */
+int rt_Iprobe(int source, int tag, rt_comm *comm, int *flag, rt_status *status)
+{
+    int err = rt__comm_check(comm, __func__);
+    if (err)
+        return err;
+    if (source == RT_PROC_NULL) {
+        *flag = 1;
+        proc_null_status(status);
+        return RT_SUCCESS;
+    }
+    rt__progress();
+    struct rt__umsg *m = rt__unexpected_find(comm->ctx, source, tag, 0);
+    *flag = m != NULL;
+    if (m)
+        probe_status(m, status);
+    return RT_SUCCESS;
+}
+
+/* MPI_Probe. */
+int rt_Probe(int source, int tag, rt_comm *comm, rt_status *status)
+{
+    int err = rt__comm_check(comm, __func__);
+    if (err)
+        return err;
+    if (source == RT_PROC_NULL) {
+        proc_null_status(status);
+        return RT_SUCCESS;
+    }
+    struct probe p = {comm->ctx, source, tag};
+    rt__wait_until(probe_found, &p);
+    probe_status(rt__unexpected_find(comm->ctx, source, tag, 0), status);
+    return RT_SUCCESS;
+}
+
+/* Takes matching message m off the queue into a new message object. */
+static int take_message(rt_comm *comm, int source, int tag, rt_message **message, rt_status *status,
+                        const char *fn)
+{
+    if (source == RT_PROC_NULL) {
+        *message = (rt_message *)rt_builtins[RT_B_MESSAGE_NO_PROC];
+        proc_null_status(status);
+        return RT_SUCCESS;
+    }
+    struct rt_message *msg = (struct rt_message *)rt__obj_new(RT_CLASS_MESSAGE);
+    if (!msg)
+        return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a message");
+    msg->msg = rt__unexpected_find(comm->ctx, source, tag, 1);
+    msg->comm = comm;
+    rt__obj_retain((rt_obj *)comm);
+    probe_status(msg->msg, status);
+    *message = msg;
+    return RT_SUCCESS;
+}
+
+/* MPI_Improbe. */
+int rt_Improbe(int source, int tag, rt_comm *comm, int *flag, rt_message **message, rt_status *status)
+{
+    int err = rt__comm_check(comm, __func__);
+    if (err)
+        return err;
+    if (source != RT_PROC_NULL) {
+        rt__progress();
+        *flag = rt__unexpected_find(comm->ctx, source, tag, 0) != NULL;
+        if (!*flag)
+            return RT_SUCCESS;
+    }
+    *flag = 1;
+    return take_message(comm, source, tag, message, status, __func__);
+}
+
+/* MPI_Mprobe. */
+int rt_Mprobe(int source, int tag, rt_comm *comm, rt_message **message, rt_status *status)
+{
+    int err = rt__comm_check(comm, __func__);
+    if (err)
+        return err;
+    if (source != RT_PROC_NULL) {
+        struct probe p = {comm->ctx, source, tag};
+        rt__wait_until(probe_found, &p);
+    }
+    return take_message(comm, source, tag, message, status, __func__);
+}
+
+/* MPI_Imrecv: receives matched message *message; *message becomes the null handle. */
+int rt_Imrecv(void *buf, rt_count count, rt_type *datatype, rt_message **message, rt_request **request)
+{
+    struct rt_message *m = *message;
+    if (!m)
+        return RT_ERR(NULL, RT_ERR_REQUEST, "argument 'message' is MPI_MESSAGE_NULL");
+    rt_comm *comm = m->obj.builtin ? (rt_comm *)rt_builtins[RT_B_COMM_SELF] : m->comm;
+    int err = rt__type_check(datatype, (rt_obj *)comm, __func__);
+    if (err)
+        return err;
+    rt_request *r = rt__request_new(RT__REQ_RECV, comm, datatype);
+    if (!r)
+        return RT_ERR(comm, RT_ERR_NO_MEM, "out of memory for a request");
+    r->buf = buf;
+    r->count = count;
+    r->peer = RT_PROC_NULL;
+    *message = NULL;
+    if (m->obj.builtin) { /* MPI_MESSAGE_NO_PROC */
+        r->status = (rt_status){.source = RT_PROC_NULL, .tag = RT_ANY_TAG};
+        rt__request_complete(r);
+    } else {
+        r->peer = m->msg->h.src;
+        struct rt__umsg *um = m->msg;
+        m->msg = NULL;
+        rt__deliver(r, um);
+        rt__obj_release(&m->obj);
+    }
+    *request = r;
+    return RT_SUCCESS;
+}
+
+/* MPI_Mrecv. */
+int rt_Mrecv(void *buf, rt_count count, rt_type *datatype, rt_message **message, rt_status *status)
+{
+    rt_request *r = NULL;
+    int err = rt_Imrecv(buf, count, datatype, message, &r);
+    return err ? err : rt_Wait(&r, status);
+}

@@ -1,0 +1,503 @@
+/* p2p_engine.c — the point-to-point engine: posted and unexpected queues, matching in
+ * arrival order, the self path, sends through the transports, progress and blocking waits. */
+#include "p2p.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmi.h"
+
+extern const rt_tp_ops rt_tp_shm __attribute__((weak)); /* TEMPORARY until shm lands */
+
+/* The engine's state; part of the runtime state a lock will guard (see rt__global). */
+static struct {
+    rt_request *posted, *posted_tail;       /* receives waiting for a message, in post order */
+    struct rt__umsg *unexp, *unexp_tail;    /* messages waiting for a receive, in arrival order */
+    rt_request *pending, *pending_tail;     /* sends the transport had no room for yet */
+    struct ctl { int dst; rt_msg_hdr h; struct ctl *next; } *ctl;  /* acks waiting for room */
+    const rt_tp_ops **tp_of;                /* tp_of[world rank]: its transport (NULL: self) */
+    int *node_of;
+    const rt_tp_ops *active[2];             /* transports in use */
+    int nactive;
+    rt_tp_env env;
+} E;
+
+/* ------------------------------------------------------------ queues */
+
+static void queue_append(rt_request **head, rt_request **tail, rt_request *r)
+{
+    r->next = NULL;
+    r->prev = *tail;
+    if (*tail)
+        (*tail)->next = r;
+    else
+        *head = r;
+    *tail = r;
+    r->queued = 1;
+}
+
+static void queue_remove(rt_request **head, rt_request **tail, rt_request *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        *head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        *tail = r->prev;
+    r->next = r->prev = NULL;
+    r->queued = 0;
+}
+
+static int matches(int ctx, int src, int tag, const rt_msg_hdr *h)
+{
+    return h->ctx == ctx && (src == RT_ANY_SOURCE || src == h->src) && (tag == RT_ANY_TAG || tag == h->tag);
+}
+
+struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
+{
+    struct rt__umsg *prev = NULL;
+    for (struct rt__umsg *m = E.unexp; m; prev = m, m = m->next) {
+        if (!matches(ctx, source, tag, &m->h))
+            continue;
+        if (take) {
+            if (prev)
+                prev->next = m->next;
+            else
+                E.unexp = m->next;
+            if (E.unexp_tail == m)
+                E.unexp_tail = prev;
+            m->next = NULL;
+        }
+        return m;
+    }
+    return NULL;
+}
+
+int rt__posted_cancel(rt_request *r)
+{
+    if (!r->queued || r->kind != RT__REQ_RECV)
+        return 0;
+    queue_remove(&E.posted, &E.posted_tail, r);
+    return 1;
+}
+
+int rt__pending_cancel(rt_request *r)
+{
+    if (!r->queued || r->kind != RT__REQ_SEND)
+        return 0;
+    queue_remove(&E.pending, &E.pending_tail, r);
+    return 1;
+}
+
+/* ------------------------------------------------------------ delivery */
+
+static rt_count capacity(const rt_request *r)
+{
+    return r->count * r->type->size;
+}
+
+/* Acknowledges the match of a synchronous send to world rank dst. */
+static void send_ack(int dst, uint64_t sreq)
+{
+    rt_msg_hdr h = {.flags = RT_MSG_ACK, .sreq = sreq};
+    const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
+    if (!tp) { /* our own synchronous send */
+        rt_request *s = (rt_request *)(uintptr_t)sreq;
+        s->need_ack = 0;
+        if (!s->tp_pending)
+            rt__request_complete(s);
+        return;
+    }
+    if (tp->send(dst, &h, NULL, 0, NULL) == RT_TP_AGAIN) {
+        struct ctl *c = malloc(sizeof *c);
+        if (!c)
+            rt__fatal("out of memory queueing a synchronous-send acknowledgement");
+        *c = (struct ctl){dst, h, E.ctl};
+        E.ctl = c;
+    }
+}
+
+/* Puts n bytes of message data into r's buffer (through its datatype) and completes it. */
+static void finish_recv(rt_request *r, const void *data, rt_count n)
+{
+    if (n > 0)
+        rt__type_unpack(r->type, data, n, r->buf);
+    rt__request_complete(r);
+}
+
+void rt__deliver(rt_request *r, struct rt__umsg *m)
+{
+    rt_count cap = capacity(r), n = m->h.len < cap ? m->h.len : cap;
+    r->status.source = m->h.src;
+    r->status.tag = m->h.tag;
+    r->status.count = n;
+    r->status.error = m->h.len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS;
+    r->tmp_len = m->h.len; /* the message's real length, for the truncation message */
+    if (m->h.flags & RT_MSG_SYNC)
+        send_ack(m->src_world, m->h.sreq);
+    if (m->data || !m->tp) {
+        finish_recv(r, m->data, n);
+    } else if (rt__type_contig(r->type) || n == 0) {
+        int rc = m->tp->recv_large(m->src_world, m->token, n ? r->buf : NULL, (size_t)n, r);
+        if (rc == 0)
+            rt__request_complete(r);
+        else if (rc > 0)
+            r->status.error = rc, rt__request_complete(r);
+    } else { /* large into a non-contiguous layout: through a packed copy */
+        r->tmp = malloc((size_t)n);
+        if (!r->tmp)
+            rt__fatal("out of memory receiving a large non-contiguous message");
+        int rc = m->tp->recv_large(m->src_world, m->token, r->tmp, (size_t)n, r);
+        if (rc == 0) {
+            finish_recv(r, r->tmp, n);
+        } else if (rc > 0) {
+            r->status.error = rc;
+            rt__request_complete(r);
+        }
+    }
+    free(m->data);
+    free(m);
+}
+
+/* A message arrived from world rank src (transport or self). */
+static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t token, const rt_tp_ops *tp)
+{
+    if (h->flags & RT_MSG_ACK) {
+        rt_request *s = (rt_request *)(uintptr_t)h->sreq;
+        s->need_ack = 0;
+        if (!s->tp_pending)
+            rt__request_complete(s);
+        return;
+    }
+    struct rt__umsg *m = malloc(sizeof *m);
+    if (!m)
+        rt__fatal("out of memory for an incoming message");
+    *m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp};
+    for (rt_request *r = E.posted; r; r = r->next)
+        if (matches(r->comm->ctx, r->peer, r->tag, h)) {
+            queue_remove(&E.posted, &E.posted_tail, r);
+            m->data = (void *)data; /* not kept: delivered now */
+            rt_count cap = capacity(r);
+            if (data || !tp) {
+                rt_count n = h->len < cap ? h->len : cap;
+                r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n,
+                                        .error = h->len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS};
+                r->tmp_len = h->len;
+                if (h->flags & RT_MSG_SYNC)
+                    send_ack(src, h->sreq);
+                finish_recv(r, data, n);
+                free(m);
+            } else {
+                rt__deliver(r, m);
+            }
+            return;
+        }
+    if (data && h->len > 0) { /* keep a copy until a receive comes */
+        m->data = malloc((size_t)h->len);
+        if (!m->data)
+            rt__fatal("out of memory keeping an unexpected message");
+        memcpy(m->data, data, (size_t)h->len);
+    }
+    m->next = NULL;
+    if (E.unexp_tail)
+        E.unexp_tail->next = m;
+    else
+        E.unexp = m;
+    E.unexp_tail = m;
+}
+
+/* ------------------------------------------------------------ transport callbacks */
+
+static const rt_tp_ops *cb_tp; /* the transport whose progress() is running */
+
+static void tp_incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t token)
+{
+    incoming(src, h, data, token, cb_tp);
+}
+
+static void tp_send_done(void *sreq, int err)
+{
+    rt_request *s = sreq;
+    s->tp_pending = 0;
+    if (err)
+        s->status.error = err;
+    if (!s->need_ack || err)
+        rt__request_complete(s);
+}
+
+static void tp_recv_done(void *rreq, int err)
+{
+    rt_request *r = rreq;
+    if (err)
+        r->status.error = err;
+    if (r->tmp && !err) {
+        rt__type_unpack(r->type, r->tmp, r->status.count, r->buf);
+    }
+    free(r->tmp);
+    r->tmp = NULL;
+    rt__request_complete(r);
+}
+
+static void tp_peer_failed(int rank)
+{
+    /* Receives posted for that peer and sends queued to it fail: the job is torn down by the
+     * launcher under the default error handler; under MPI_ERRORS_RETURN the calls return. */
+    for (rt_request *r = E.posted, *n; r; r = n) {
+        n = r->next;
+        if (r->peer != RT_ANY_SOURCE && rt__comm_world_rank(r->comm, r->peer) == rank) {
+            queue_remove(&E.posted, &E.posted_tail, r);
+            r->status.error = RT_ERR_PROC_ABORTED;
+            rt__request_complete(r);
+        }
+    }
+    for (rt_request *r = E.pending, *n; r; r = n) {
+        n = r->next;
+        if (rt__comm_world_rank(r->comm, r->peer) == rank) {
+            queue_remove(&E.pending, &E.pending_tail, r);
+            r->status.error = RT_ERR_PROC_ABORTED;
+            rt__request_complete(r);
+        }
+    }
+}
+
+static int kvs_put(const char *k, const char *v) { return rt__pmi_put(k, v); }
+static int kvs_get(const char *k, char *v, size_t n) { return rt__pmi_get(k, v, n); }
+static int kvs_barrier(void) { return rt__pmi_barrier(); }
+
+/* ------------------------------------------------------------ sends */
+
+/* Tries to hand send r to its transport; RT_TP_AGAIN leaves it for later. */
+static int try_send(rt_request *r)
+{
+    int dst = rt__comm_world_rank(r->comm, r->peer);
+    const void *data = r->tmp ? r->tmp : r->buf;
+    rt_count n = r->tmp ? r->tmp_len : r->count * r->type->size;
+    rt_msg_hdr h = {.ctx = r->comm->ctx, .src = r->comm->rank, .tag = r->tag, .len = n,
+                    .flags = r->mode == RT__MODE_SYNC ? RT_MSG_SYNC : 0, .sreq = (uint64_t)(uintptr_t)r};
+    r->need_ack = r->mode == RT__MODE_SYNC;
+    const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
+    if (!tp) { /* to ourselves: straight into the matching */
+        incoming(dst, &h, data, 0, NULL);
+        if (!r->need_ack)
+            rt__request_complete(r);
+        return 0;
+    }
+    int rc = tp->send(dst, &h, data, (size_t)n, r);
+    if (rc == 0) {
+        if (!r->need_ack)
+            rt__request_complete(r);
+    } else if (rc == RT_TP_PENDING) {
+        r->tp_pending = 1;
+    } else if (rc > 0) {
+        r->status.error = rc;
+        rt__request_complete(r);
+    }
+    return rc;
+}
+
+int rt__send_start(rt_request *r)
+{
+    r->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
+    if (r->peer == RT_PROC_NULL) {
+        rt__request_complete(r);
+        return RT_SUCCESS;
+    }
+    if (r->mode == RT__MODE_BUFFERED)
+        return rt__bsend_start(r);
+    if (!rt__type_contig(r->type) && r->count > 0) { /* pack: the transports move bytes */
+        r->tmp_len = r->count * r->type->size;
+        r->tmp = malloc((size_t)r->tmp_len);
+        if (!r->tmp)
+            return RT_ERR_NO_MEM;
+        rt__type_pack(r->type, r->buf, r->count, r->tmp);
+    }
+    /* Keep the order of sends: while some wait for room, new ones queue behind them. */
+    if (E.pending || try_send(r) == RT_TP_AGAIN)
+        queue_append(&E.pending, &E.pending_tail, r);
+    return RT_SUCCESS;
+}
+
+int rt__recv_start(rt_request *r)
+{
+    r->status = (rt_status){.source = RT_PROC_NULL, .tag = RT_ANY_TAG};
+    if (r->peer == RT_PROC_NULL) {
+        rt__request_complete(r);
+        return RT_SUCCESS;
+    }
+    struct rt__umsg *m = rt__unexpected_find(r->comm->ctx, r->peer, r->tag, 1);
+    if (m)
+        rt__deliver(r, m);
+    else
+        queue_append(&E.posted, &E.posted_tail, r);
+    return RT_SUCCESS;
+}
+
+/* ------------------------------------------------------------ progress */
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+int rt__progress(void)
+{
+    int n = 0;
+    for (int i = 0; i < E.nactive; i++) {
+        cb_tp = E.active[i];
+        n += E.active[i]->progress();
+    }
+    while (E.ctl) {
+        struct ctl *c = E.ctl;
+        if (E.tp_of[c->dst]->send(c->dst, &c->h, NULL, 0, NULL) == RT_TP_AGAIN)
+            break;
+        E.ctl = c->next;
+        free(c);
+        n++;
+    }
+    while (E.pending) {
+        rt_request *r = E.pending;
+        queue_remove(&E.pending, &E.pending_tail, r);
+        if (try_send(r) == RT_TP_AGAIN) {
+            r->next = E.pending; /* back at the head: order is kept */
+            r->prev = NULL;
+            if (E.pending)
+                E.pending->prev = r;
+            else
+                E.pending_tail = r;
+            E.pending = r;
+            r->queued = 1;
+            break;
+        }
+        n++;
+    }
+    return n;
+}
+
+void rt__wait_until(int (*done)(void *), void *arg)
+{
+    for (unsigned idle = 0; !done(arg);) {
+        if (rt__progress() > 0) {
+            idle = 0;
+            continue;
+        }
+        idle++;
+        if (idle < 64) {
+            cpu_relax();
+        } else if (idle < 128 || E.nactive == 0) {
+            if (E.nactive == 0 && idle >= 128) { /* nothing can arrive from outside */
+                struct timespec ts = {0, 100000};
+                nanosleep(&ts, NULL);
+            } else {
+                sched_yield();
+            }
+        } else {
+            for (int i = 0; i < E.nactive; i++)
+                E.active[i]->wait(E.nactive > 1 ? 100000 : 2000000);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ set-up */
+
+/* The node of every world rank: ranks that published the same host name share one. */
+static int find_nodes(int size, int rank)
+{
+    char key[32], host[256], other[256];
+    E.node_of = calloc((size_t)size, sizeof *E.node_of);
+    if (!E.node_of)
+        return RT_ERR_NO_MEM;
+    if (gethostname(host, sizeof host) != 0)
+        strcpy(host, "localhost");
+    host[sizeof host - 1] = '\0';
+    for (char *p = host; *p; p++)
+        if (*p == ' ' || *p == '=')
+            *p = '_';
+    snprintf(key, sizeof key, "sy-host-%d", rank);
+    if (rt__pmi_put(key, host) || rt__pmi_barrier())
+        return RT_ERR_OTHER;
+    char (*names)[256] = calloc((size_t)size, sizeof *names);
+    if (!names)
+        return RT_ERR_NO_MEM;
+    int nodes = 0;
+    for (int r = 0; r < size; r++) {
+        snprintf(key, sizeof key, "sy-host-%d", r);
+        if (rt__pmi_get(key, other, sizeof other)) {
+            free(names);
+            return RT_ERR_OTHER;
+        }
+        int n = 0;
+        while (n < nodes && strcmp(names[n], other) != 0)
+            n++;
+        if (n == nodes)
+            strcpy(names[nodes++], other);
+        E.node_of[r] = n;
+    }
+    free(names);
+    return RT_SUCCESS;
+}
+
+int rt__p2p_init(void)
+{
+    int size = rt__g.world.size, rank = rt__g.world.rank;
+    if (size == 1)
+        return RT_SUCCESS; /* a singleton talks only to itself */
+    int err = find_nodes(size, rank);
+    if (err)
+        return err;
+    E.tp_of = calloc((size_t)size, sizeof *E.tp_of);
+    if (!E.tp_of)
+        return RT_ERR_NO_MEM;
+    const char *jobid = getenv("SWITCHYARD_JOBID");
+    E.env = (rt_tp_env){.world_rank = rank, .world_size = size, .jobid = jobid ? jobid : "nojob",
+                        .node_of = E.node_of, .kvs_put = kvs_put, .kvs_barrier = kvs_barrier, .kvs_get = kvs_get,
+                        .incoming = tp_incoming, .send_done = tp_send_done, .recv_done = tp_recv_done,
+                        .peer_failed = tp_peer_failed};
+    static const rt_tp_ops *const candidates[] = {&rt_tp_shm};
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        const rt_tp_ops *tp = candidates[i];
+        if (!tp || tp->version < 1 || tp->size < sizeof(rt_tp_ops))
+            continue;
+        if (tp->init(&E.env) != 0)
+            return RT_ERR_OTHER;
+        E.active[E.nactive++] = tp;
+        for (int r = 0; r < size; r++)
+            if (r != rank && !E.tp_of[r] && tp->reaches(r))
+                E.tp_of[r] = tp;
+    }
+    for (int r = 0; r < size; r++)
+        if (r != rank && !E.tp_of[r])
+            return RT_ERR_OTHER; /* no transport reaches r (other hosts need tcp) */
+    return RT_SUCCESS;
+}
+
+static int nothing_pending(void *arg)
+{
+    (void)arg;
+    return !E.pending && !E.ctl;
+}
+
+void rt__p2p_finalize(void)
+{
+    rt__wait_until(nothing_pending, NULL);
+    for (int i = 0; i < E.nactive; i++)
+        E.active[i]->finalize();
+    E.nactive = 0;
+    while (E.unexp) { /* messages nobody received */
+        struct rt__umsg *m = E.unexp;
+        E.unexp = m->next;
+        free(m->data);
+        free(m);
+    }
+    E.unexp_tail = NULL;
+    free(E.tp_of);
+    free(E.node_of);
+    E.tp_of = NULL;
+    E.node_of = NULL;
+}

@@ -1,0 +1,436 @@
+/* p2p_request.c — requests: creation, completion and release, and the calls that complete
+ * them (MPI_Wait/Test and their any/all/some forms, MPI_Request_get_status*, MPI_Cancel,
+ * MPI_Request_free, MPI_Start/Startall). */
+#include "p2p.h"
+
+#include <stdlib.h>
+
+rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
+{
+    rt_request *r = (rt_request *)rt__obj_new(RT_CLASS_REQUEST);
+    if (!r)
+        return NULL;
+    r->kind = (uint8_t)kind;
+    r->active = 1;
+    r->comm = comm;
+    r->type = type;
+    rt__obj_retain((rt_obj *)comm);
+    rt__obj_retain((rt_obj *)type);
+    return r;
+}
+
+void rt__request_complete(rt_request *r)
+{
+    if (r->complete)
+        return;
+    r->complete = 1;
+    if (r->bbuf)
+        rt__bsend_release(r);
+    if (r->kind == RT__REQ_SEND && r->tmp) {
+        free(r->tmp);
+        r->tmp = NULL;
+    }
+    if (r->freed) { /* MPI_Request_free'd while active: nobody waits for it */
+        r->freed = 0;
+        r->active = 0;
+        rt__obj_release(&r->obj);
+    }
+}
+
+int rt__request_done(const rt_request *r)
+{
+    if (r->kind == RT__REQ_COMPOSITE)
+        return (!r->sub[0] || rt__request_done(r->sub[0])) && (!r->sub[1] || rt__request_done(r->sub[1]));
+    return r->complete;
+}
+
+void rt__request_destroy(rt_obj *o)
+{
+    rt_request *r = (rt_request *)o;
+    for (int i = 0; i < 2; i++)
+        if (r->sub[i])
+            rt__obj_release(&r->sub[i]->obj);
+    if (r->mrecv)
+        rt__obj_release(&r->mrecv->obj);
+    free(r->tmp);
+    rt__obj_release((rt_obj *)r->comm);
+    rt__obj_release((rt_obj *)r->type);
+}
+
+void rt__message_destroy(rt_obj *o)
+{
+    struct rt_message *m = (struct rt_message *)o;
+    if (m->msg) {
+        free(m->msg->data);
+        free(m->msg);
+    }
+    rt__obj_release((rt_obj *)m->comm);
+}
+
+/* ------------------------------------------------------------ completion of one request */
+
+/* The status of a null or inactive request: "empty". */
+static void empty_status(rt_status *s)
+{
+    if (s)
+        *s = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG, .error = RT_SUCCESS};
+}
+
+/* A composite request's status is its receive's. */
+static const rt_status *status_of(const rt_request *r)
+{
+    return r->kind == RT__REQ_COMPOSITE && r->sub[1] ? &r->sub[1]->status : &r->status;
+}
+
+/* Error raised for a completed request's failure, or RT_SUCCESS. */
+static int request_error(const rt_request *r, const char *fn)
+{
+    const rt_status *s = status_of(r);
+    if (s->error == RT_SUCCESS)
+        return RT_SUCCESS;
+    const rt_request *x = r->kind == RT__REQ_COMPOSITE && r->sub[1] ? r->sub[1] : r;
+    if (s->error == RT_ERR_TRUNCATE)
+        return rt_raise((rt_obj *)r->comm, RT_ERR_TRUNCATE, fn,
+                        "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",
+                        (long long)x->tmp_len, s->source, s->tag, (long long)(x->count * x->type->size));
+    return rt_raise((rt_obj *)r->comm, s->error, fn, "the operation failed (peer rank %d)", r->peer);
+}
+
+/* Hands back completed request *rp: fills status, frees it (or makes a persistent one
+ * inactive) and sets *rp to NULL. Returns the request's error code (raised), if any. */
+static int finish(rt_request **rp, rt_status *status, const char *fn, int raise)
+{
+    rt_request *r = *rp;
+    if (status)
+        *status = *status_of(r);
+    int err = status_of(r)->error;
+    if (raise)
+        err = request_error(r, fn);
+    if (r->persistent) {
+        r->active = 0;
+    } else {
+        rt__obj_release(&r->obj);
+        *rp = NULL;
+    }
+    return err;
+}
+
+static int inactive(const rt_request *r)
+{
+    return !r || (r->persistent && !r->active);
+}
+
+static int one_done(void *arg)
+{
+    return rt__request_done(arg);
+}
+
+/* MPI_Wait. */
+int rt_Wait(rt_request **request, rt_status *status)
+{
+    if (inactive(*request)) {
+        empty_status(status);
+        return RT_SUCCESS;
+    }
+    rt__wait_until(one_done, *request);
+    return finish(request, status, __func__, 1);
+}
+
+/* MPI_Test. */
+int rt_Test(rt_request **request, int *flag, rt_status *status)
+{
+    if (inactive(*request)) {
+        *flag = 1;
+        empty_status(status);
+        return RT_SUCCESS;
+    }
+    if (!rt__request_done(*request))
+        rt__progress();
+    *flag = rt__request_done(*request);
+    return *flag ? finish(request, status, __func__, 1) : RT_SUCCESS;
+}
+
+/* MPI_Request_get_status: like MPI_Test but leaves the request alone. */
+int rt_Request_get_status(rt_request *request, int *flag, rt_status *status)
+{
+    if (inactive(request)) {
+        *flag = 1;
+        empty_status(status);
+        return RT_SUCCESS;
+    }
+    if (!rt__request_done(request))
+        rt__progress();
+    *flag = rt__request_done(request);
+    if (*flag && status)
+        *status = *status_of(request);
+    return RT_SUCCESS;
+}
+
+/* ------------------------------------------------------------ many requests */
+
+struct many {
+    int n;
+    rt_request **r;
+};
+
+static int any_done(void *arg)
+{
+    const struct many *m = arg;
+    int live = 0;
+    for (int i = 0; i < m->n; i++)
+        if (!inactive(m->r[i])) {
+            live = 1;
+            if (rt__request_done(m->r[i]))
+                return 1;
+        }
+    return !live;
+}
+
+static int all_done(void *arg)
+{
+    const struct many *m = arg;
+    for (int i = 0; i < m->n; i++)
+        if (!inactive(m->r[i]) && !rt__request_done(m->r[i]))
+            return 0;
+    return 1;
+}
+
+/* The index of the first completed active request, RT_UNDEFINED if none is active, -1 if
+ * none is complete yet. */
+static int first_done(int n, rt_request **r)
+{
+    int live = 0;
+    for (int i = 0; i < n; i++)
+        if (!inactive(r[i])) {
+            live = 1;
+            if (rt__request_done(r[i]))
+                return i;
+        }
+    return live ? -1 : RT_UNDEFINED;
+}
+
+/* MPI_Waitany. */
+int rt_Waitany(int count, rt_request **array_of_requests, int *index, rt_status *status)
+{
+    struct many m = {count, array_of_requests};
+    rt__wait_until(any_done, &m);
+    *index = first_done(count, array_of_requests);
+    if (*index == RT_UNDEFINED) {
+        empty_status(status);
+        return RT_SUCCESS;
+    }
+    return finish(&array_of_requests[*index], status, __func__, 1);
+}
+
+/* MPI_Testany. */
+int rt_Testany(int count, rt_request **array_of_requests, int *index, int *flag, rt_status *status)
+{
+    rt__progress();
+    *index = first_done(count, array_of_requests);
+    if (*index == -1) {
+        *flag = 0;
+        *index = RT_UNDEFINED;
+        return RT_SUCCESS;
+    }
+    *flag = 1;
+    if (*index == RT_UNDEFINED) {
+        empty_status(status);
+        return RT_SUCCESS;
+    }
+    return finish(&array_of_requests[*index], status, __func__, 1);
+}
+
+/* Completes every done active request of the array, each status in statuses (may be
+ * NULL). Returns RT_ERR_IN_STATUS (raised once) if any failed. */
+static int finish_all(int count, rt_request **r, rt_status *statuses, const char *fn)
+{
+    int failed = 0;
+    rt_comm *comm = NULL;
+    for (int i = 0; i < count; i++) {
+        rt_status *s = statuses ? &statuses[i] : NULL;
+        if (inactive(r[i])) {
+            empty_status(s);
+            continue;
+        }
+        comm = r[i]->comm;
+        if (finish(&r[i], s, fn, 0) != RT_SUCCESS)
+            failed = 1;
+    }
+    if (failed)
+        return rt_raise((rt_obj *)comm, RT_ERR_IN_STATUS, fn, "some requests failed: see the error field of their statuses");
+    return RT_SUCCESS;
+}
+
+/* MPI_Waitall. */
+int rt_Waitall(int count, rt_request **array_of_requests, rt_status *array_of_statuses)
+{
+    struct many m = {count, array_of_requests};
+    rt__wait_until(all_done, &m);
+    return finish_all(count, array_of_requests, array_of_statuses, __func__);
+}
+
+/* MPI_Testall: all or nothing. */
+int rt_Testall(int count, rt_request **array_of_requests, int *flag, rt_status *array_of_statuses)
+{
+    struct many m = {count, array_of_requests};
+    rt__progress();
+    *flag = all_done(&m);
+    return *flag ? finish_all(count, array_of_requests, array_of_statuses, __func__) : RT_SUCCESS;
+}
+
+/* Completes the done requests of the array into indices/statuses; *outcount = how many
+ * (RT_UNDEFINED when none is active). */
+static int finish_some(int count, rt_request **r, int *outcount, int *indices, rt_status *statuses, const char *fn,
+                       int keep)
+{
+    int n = 0, live = 0, failed = 0;
+    rt_comm *comm = NULL;
+    for (int i = 0; i < count; i++) {
+        if (inactive(r[i]))
+            continue;
+        live = 1;
+        if (!rt__request_done(r[i]))
+            continue;
+        rt_status *s = statuses ? &statuses[n] : NULL;
+        indices[n++] = i;
+        comm = r[i]->comm;
+        if (keep) {
+            if (s)
+                *s = *status_of(r[i]);
+        } else if (finish(&r[i], s, fn, 0) != RT_SUCCESS) {
+            failed = 1;
+        }
+    }
+    *outcount = live ? n : RT_UNDEFINED;
+    if (failed)
+        return rt_raise((rt_obj *)comm, RT_ERR_IN_STATUS, fn, "some requests failed: see the error field of their statuses");
+    return RT_SUCCESS;
+}
+
+/* MPI_Waitsome. */
+int rt_Waitsome(int incount, rt_request **array_of_requests, int *outcount, int *array_of_indices,
+                rt_status *array_of_statuses)
+{
+    struct many m = {incount, array_of_requests};
+    rt__wait_until(any_done, &m);
+    return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, __func__, 0);
+}
+
+/* MPI_Testsome. */
+int rt_Testsome(int incount, rt_request **array_of_requests, int *outcount, int *array_of_indices,
+                rt_status *array_of_statuses)
+{
+    rt__progress();
+    return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, __func__, 0);
+}
+
+/* MPI_Request_get_status_any (MPI-4.1): MPI_Testany without completing. */
+int rt_Request_get_status_any(int count, rt_request *const *array_of_requests, int *index, int *flag,
+                              rt_status *status)
+{
+    rt__progress();
+    int i = first_done(count, (rt_request **)array_of_requests);
+    *flag = i != -1;
+    *index = i >= 0 ? i : RT_UNDEFINED;
+    if (i >= 0 && status)
+        *status = *status_of(array_of_requests[i]);
+    else if (*flag)
+        empty_status(status);
+    return RT_SUCCESS;
+}
+
+/* MPI_Request_get_status_all (MPI-4.1). */
+int rt_Request_get_status_all(int count, rt_request *const *array_of_requests, int *flag,
+                              rt_status *array_of_statuses)
+{
+    struct many m = {count, (rt_request **)array_of_requests};
+    rt__progress();
+    *flag = all_done(&m);
+    if (*flag && array_of_statuses)
+        for (int i = 0; i < count; i++) {
+            if (inactive(array_of_requests[i]))
+                empty_status(&array_of_statuses[i]);
+            else
+                array_of_statuses[i] = *status_of(array_of_requests[i]);
+        }
+    return RT_SUCCESS;
+}
+
+/* MPI_Request_get_status_some (MPI-4.1). */
+int rt_Request_get_status_some(int incount, rt_request *const *array_of_requests, int *outcount,
+                               int *array_of_indices, rt_status *array_of_statuses)
+{
+    rt__progress();
+    return finish_some(incount, (rt_request **)array_of_requests, outcount, array_of_indices, array_of_statuses,
+                       __func__, 1);
+}
+
+/* ------------------------------------------------------------ cancel, free, start */
+
+/* MPI_Cancel: a receive not yet matched, or a send not yet handed to a transport, is
+ * cancelled; anything further along completes normally (MPI_Test_cancelled says no). */
+int rt_Cancel(rt_request *request)
+{
+    if (inactive(request))
+        return RT_ERR(request ? request->comm : NULL, RT_ERR_REQUEST, "request is not active");
+    if (request->complete)
+        return RT_SUCCESS;
+    if (rt__posted_cancel(request) || rt__pending_cancel(request)) {
+        request->status.cancelled = 1;
+        request->status.count = 0;
+        rt__request_complete(request);
+    }
+    return RT_SUCCESS;
+}
+
+/* MPI_Request_free: the request goes once complete; *request becomes the null handle. */
+int rt_Request_free(rt_request **request)
+{
+    rt_request *r = *request;
+    if (!r)
+        return RT_ERR(NULL, RT_ERR_REQUEST, "argument 'request' is MPI_REQUEST_NULL");
+    *request = NULL;
+    if (r->active && !rt__request_done(r) && !r->persistent) {
+        r->freed = 1;
+        return RT_SUCCESS;
+    }
+    if (r->active && !rt__request_done(r)) { /* persistent and running: free when complete */
+        r->persistent = 0;
+        r->freed = 1;
+        return RT_SUCCESS;
+    }
+    rt__obj_release(&r->obj);
+    return RT_SUCCESS;
+}
+
+/* Starts persistent request r (inactive). */
+static int start(rt_request *r)
+{
+    if (!r || !r->persistent)
+        return RT_ERR(r ? r->comm : NULL, RT_ERR_REQUEST, "request is not a persistent request");
+    if (r->active)
+        return RT_ERR(r->comm, RT_ERR_REQUEST, "persistent request is already active");
+    r->active = 1;
+    r->complete = 0;
+    r->need_ack = 0;
+    r->tp_pending = 0;
+    int err = r->kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
+    return err ? RT_ERR(r->comm, err, "cannot start the operation") : RT_SUCCESS;
+}
+
+/* MPI_Start. */
+int rt_Start(rt_request **request)
+{
+    return start(*request);
+}
+
+/* MPI_Startall. */
+int rt_Startall(int count, rt_request **array_of_requests)
+{
+    for (int i = 0; i < count; i++) {
+        int err = start(array_of_requests[i]);
+        if (err)
+            return err;
+    }
+    return RT_SUCCESS;
+}
