@@ -52,8 +52,8 @@ def c_param(p, large):
     if k.cls == 'argv':
         return 'char *%s[]' % n if (p.is_array and not p.pointer) else 'char ***%s' % n
     if k.cls in ('status', 'f_status', 'f08_status'):
-        if p.is_array and k.cls == 'status':
-            return '%s %s[]' % (base, n)
+        if p.is_array and k.cls == 'status':  # a pointer, not [], so that GCC accepts MPI_STATUSES_IGNORE
+            return '%s *%s' % (base, n)
         return '%s%s *%s' % ('const ' if p.dir == 'in' else '', base, n)
     if isinstance(p.length, list):
         return '%s %s[][%s]' % (base, n, p.length[1])

@@ -48,6 +48,8 @@ int rt__pending_cancel(rt_request *r);
 /* A new active request of kind with comm and type retained (type may be NULL). NULL when
  * out of memory. */
 rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type);
+/* MPI_Wait for procedure fn (errors are raised naming fn). */
+int rt__request_wait(rt_request **request, rt_status *status, const char *fn);
 /* Marks r complete (releasing it if the user freed it). */
 void rt__request_complete(rt_request *r);
 /* 1 when r (or every part of a composite r) is complete. */

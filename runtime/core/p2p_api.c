@@ -50,7 +50,7 @@ static int blocking(int kind, int mode, const void *buf, rt_count count, rt_type
 {
     rt_request *r = NULL;
     int err = istart(kind, mode, buf, count, type, peer, tag, comm, &r, fn);
-    return err ? err : rt_Wait(&r, status);
+    return err ? err : rt__request_wait(&r, status, fn);
 }
 
 /* A persistent request, created inactive. */
@@ -67,12 +67,12 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
     return RT_SUCCESS;
 }
 
-#define SEND_FAMILY(NAME, MODE)                                                                                  \
+#define SEND_FAMILY(NAME, INAME, MODE)                                                                                  \
     int rt_##NAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm)          \
     {                                                                                                            \
         return blocking(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, NULL, __func__);               \
     }                                                                                                            \
-    int rt_I##NAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,         \
+    int rt_##INAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,         \
                    rt_request **request)                                                                         \
     {                                                                                                            \
         return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__);             \
@@ -85,10 +85,10 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
 
 /* MPI_Send, MPI_Isend, MPI_Send_init and the synchronous, ready and buffered modes. A ready
  * send is a standard send: correct whenever the receive is posted, as the mode requires. */
-SEND_FAMILY(Send, RT__MODE_STD)
-SEND_FAMILY(Ssend, RT__MODE_SYNC)
-SEND_FAMILY(Rsend, RT__MODE_READY)
-SEND_FAMILY(Bsend, RT__MODE_BUFFERED)
+SEND_FAMILY(Send, Isend, RT__MODE_STD)
+SEND_FAMILY(Ssend, Issend, RT__MODE_SYNC)
+SEND_FAMILY(Rsend, Irsend, RT__MODE_READY)
+SEND_FAMILY(Bsend, Ibsend, RT__MODE_BUFFERED)
 
 /* MPI_Recv. */
 int rt_Recv(void *buf, rt_count count, rt_type *datatype, int source, int tag, rt_comm *comm, rt_status *status)
@@ -162,7 +162,7 @@ int rt_Sendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype, int 
     rt_request *c = NULL;
     int err = isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                         comm, &c, NULL, __func__);
-    return err ? err : rt_Wait(&c, status);
+    return err ? err : rt__request_wait(&c, status, __func__);
 }
 
 /* MPI_Isendrecv (MPI-4). */
@@ -193,7 +193,7 @@ int rt_Sendrecv_replace(void *buf, rt_count count, rt_type *datatype, int dest, 
 {
     rt_request *c = NULL;
     int err = rt_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &c);
-    return err ? err : rt_Wait(&c, status);
+    return err ? err : rt__request_wait(&c, status, __func__);
 }
 
 /* ------------------------------------------------------------ probes */
@@ -338,5 +338,5 @@ int rt_Mrecv(void *buf, rt_count count, rt_type *datatype, rt_message **message,
 {
     rt_request *r = NULL;
     int err = rt_Imrecv(buf, count, datatype, message, &r);
-    return err ? err : rt_Wait(&r, status);
+    return err ? err : rt__request_wait(&r, status, __func__);
 }

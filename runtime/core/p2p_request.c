@@ -125,15 +125,20 @@ static int one_done(void *arg)
     return rt__request_done(arg);
 }
 
-/* MPI_Wait. */
-int rt_Wait(rt_request **request, rt_status *status)
+int rt__request_wait(rt_request **request, rt_status *status, const char *fn)
 {
     if (inactive(*request)) {
         empty_status(status);
         return RT_SUCCESS;
     }
     rt__wait_until(one_done, *request);
-    return finish(request, status, __func__, 1);
+    return finish(request, status, fn, 1);
+}
+
+/* MPI_Wait. */
+int rt_Wait(rt_request **request, rt_status *status)
+{
+    return rt__request_wait(request, status, __func__);
 }
 
 /* MPI_Test. */
