@@ -20,7 +20,7 @@ INC := $(BUILD)/include
 SPEC_FILES := $(wildcard spec/*.json spec/procedures/*.json)
 GEN_FILES := $(wildcard gen/*.py gen/templates/*.j2)
 
-.PHONY: all deps gen libs tests check check-sanitize coverage clean example
+.PHONY: all deps gen libs tests check check-sanitize coverage clean example bench
 all: libs
 
 # Installs missing Debian packages (compilers, jinja2, libffi, and MPICH/Open MPI for the tests).
@@ -57,6 +57,12 @@ example: deps
 	@$(MAKE) --no-print-directory libs
 	$(BIN)/mpicc -o $(BUILD)/hello examples/hello.c
 	$(BUILD)/hello
+
+# Benchmarks side by side with Debian MPICH and Open MPI (ratios, and a PNG in build/bench).
+bench: deps
+	@$(MAKE) --no-print-directory libs
+	@command -v gnuplot >/dev/null || apt-get install -y -qq gnuplot-nox >/dev/null
+	BUILD=$(BUILD) sh bench/run.sh
 
 clean:
 	rm -rf $(BUILD) build-san

@@ -98,3 +98,17 @@ $(BIN)/mpif77 $(BIN)/mpif90: $(BIN)/mpifort
 	ln -sf mpifort $@
 
 -include $(RT_OBJ:.o=.d) $(C_OBJ:.o=.d) $(F_OBJ:.o=.d) $(ABI_OBJ:.o=.d)
+
+# --- the launcher: $(BIN)/mpiexec (+ mpirun) from runtime/launch/mpiexec*.c and pmi_wire.c
+LAUNCH_SRC := $(wildcard runtime/launch/mpiexec*.c) runtime/launch/pmi_wire.c
+LAUNCH_OBJ := $(call obj,launch,$(LAUNCH_SRC))
+all: $(BIN)/mpiexec $(BIN)/mpirun
+$(OBJ)/launch/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Iruntime/launch -MMD -c $< -o $@
+$(BIN)/mpiexec: $(LAUNCH_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $(LAUNCH_OBJ)
+$(BIN)/mpirun: $(BIN)/mpiexec
+	ln -sf mpiexec $@
+-include $(LAUNCH_OBJ:.o=.d)

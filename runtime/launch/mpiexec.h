@@ -22,7 +22,7 @@
 #define MX_VALUE_MAX 1024
 #define MX_PMI_LINE_MAX 2048        /* longest PMI request line, newline included */
 #define MX_KVS_BYTES_MAX (64u << 20) /* total size of the key/value space */
-#define MX_PMI_OUT_HIGH 65536       /* stop reading a rank's requests above this backlog */
+#define MX_PMI_OUT_HIGH 65536       /* a rank this far behind reading replies is broken */
 
 #define MX_MAX_RANKS 4096
 #define MX_OUT_LINE_MAX 65536       /* longer output lines are relayed in pieces */

@@ -101,8 +101,7 @@ static int collect(struct mx_job *job, struct pollfd *pfd, struct source *src)
     for (int i = 0; i < job->n; i++) {
         struct mx_rank *r = &job->ranks[i];
         if (r->pmi_fd >= 0) {
-            short ev = (short)((r->pmi_out.len < MX_PMI_OUT_HIGH ? POLLIN : 0) |
-                               (r->pmi_out.len ? POLLOUT : 0));
+            short ev = (short)(POLLIN | (r->pmi_out.len ? POLLOUT : 0));
             add(pfd, src, &k, r->pmi_fd, ev, EV_PMI, r);
         }
         if (r->out_fd >= 0)

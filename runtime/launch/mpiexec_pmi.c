@@ -213,8 +213,10 @@ static void serve(struct mx_job *job, struct mx_rank *r, char *line, size_t len)
         why = "request while waiting in a barrier";
     else if (!r->initialized && strcmp(cmd, "init") != 0)
         why = "request before cmd=init";
+    else if (strcmp(cmd, "init") == 0 && r->initialized)
+        why = "second cmd=init";
     else if (strcmp(cmd, "init") == 0)
-        r->initialized ? (void)(why = "second cmd=init") : do_init(job, r, &m, &why);
+        do_init(job, r, &m, &why);
     else if (strcmp(cmd, "get_maxes") == 0)
         reply(job, r, "cmd=maxes kvsname_max=%d keylen_max=%d vallen_max=%d\n", MX_KVSNAME_MAX,
               MX_KEY_MAX, MX_VALUE_MAX);
@@ -240,7 +242,7 @@ static void serve(struct mx_job *job, struct mx_rank *r, char *line, size_t len)
         mx_protocol_fault(job, r, why, copy, len);
 }
 
-static void close_pmi(struct mx_rank *r)
+void mx_pmi_close(struct mx_rank *r)
 {
     if (r->pmi_fd >= 0)
         close(r->pmi_fd);
@@ -263,7 +265,7 @@ void mx_pmi_read(struct mx_job *job, struct mx_rank *r, int drain)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (n <= 0) { /* EOF (or reset): the rank closed its end or exited */
-            close_pmi(r);
+            mx_pmi_close(r);
             r->pmi_eof = 1;
             r->eof_ms = mx_now_ms();
             return;
@@ -279,14 +281,13 @@ void mx_pmi_read(struct mx_job *job, struct mx_rank *r, int drain)
             memmove(r->pmi_in, nl + 1, r->pmi_in_len);
             serve(job, r, line, len);
         }
-        if (r->pmi_fd >= 0 && r->pmi_in_len == sizeof r->pmi_in) {
+        if (r->pmi_fd >= 0 && r->pmi_out.len > MX_PMI_OUT_HIGH) {
+            /* one request, one reply: a client this far ahead does not read its replies */
+            mx_protocol_fault(job, r, "requests keep coming but the replies are not read",
+                              r->pmi_in, r->pmi_in_len);
+        } else if (r->pmi_fd >= 0 && r->pmi_in_len == sizeof r->pmi_in) {
             mx_protocol_fault(job, r, "request line longer than 2048 bytes", r->pmi_in,
                               r->pmi_in_len);
         }
     }
-}
-
-void mx_pmi_close(struct mx_rank *r)
-{
-    close_pmi(r);
 }

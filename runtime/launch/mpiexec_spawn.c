@@ -75,11 +75,18 @@ static int name_is(const char *entry, const char *name)
     return strncmp(entry, name, n) == 0 && entry[n] == '=';
 }
 
-static int overridden(const struct mx_opts *o, const char *entry)
+static int owned(const char *entry)
 {
     for (int i = 0; owned_vars[i]; i++)
         if (name_is(entry, owned_vars[i]))
             return 1;
+    return 0;
+}
+
+static int overridden(const struct mx_opts *o, const char *entry)
+{
+    if (owned(entry))
+        return 1;
     for (int i = 0; i < o->nenv; i++) {
         size_t n = (size_t)(strchr(o->env[i], '=') - o->env[i]) + 1;
         if (strncmp(entry, o->env[i], n) == 0)
@@ -106,8 +113,13 @@ static char **build_env(struct mx_job *job, struct own_vars *v)
     for (size_t i = 0; i < n; i++)
         if (!overridden(&job->opt, environ[i]))
             env[k++] = environ[i];
-    for (int i = 0; i < job->opt.nenv; i++)
-        env[k++] = job->opt.env[i];
+    for (int i = 0; i < job->opt.nenv; i++) {
+        if (!owned(job->opt.env[i]))
+            env[k++] = job->opt.env[i];
+        else
+            fprintf(stderr, "mpiexec: ignoring %.*s from the command line: mpiexec sets it\n",
+                    (int)strcspn(job->opt.env[i], "="), job->opt.env[i]);
+    }
     snprintf(v->fd, sizeof v->fd, "PMI_FD=%d", CHILD_PMI_FD);
     snprintf(v->size, sizeof v->size, "PMI_SIZE=%d", job->n);
     snprintf(v->jobid, sizeof v->jobid, "SWITCHYARD_JOBID=%s", job->jobid);

@@ -411,7 +411,10 @@ _Noreturn void rt__pmi_abort(int code, const char *msg)
         struct timespec t0;
         int len = snprintf(line, sizeof line, "cmd=abort exitcode=%d%s%s\n", code,
                            n ? " message=" : "", clean);
-        if (send_all(line, (size_t)len) == 0) {
+        if (send_all(line, (size_t)len) < 0) {
+            dprintf(2, "rank %d called MPI_Abort with code %d%s%s (%s)\n", pmi.rank, code,
+                    n ? ": " : "", clean, pmi.err);
+        } else {
             /* wait for the process manager to kill us; drain (and ignore) what it sends */
             clock_gettime(CLOCK_MONOTONIC, &t0);
             for (long left; (left = ABORT_WAIT_MS - elapsed_ms(&t0)) > 0;) {

@@ -1,6 +1,5 @@
-# launch_common.sh — shared by the launcher tests (tests/sh/launch_*.sh; not a test itself):
-# builds $P, a test program that uses only runtime/launch/pmi.c, and helpers to time jobs
-# and to find processes a job left behind.
+# launch_common.sh — sourced by the launcher tests (not a test itself): builds $P, a test
+# program using only runtime/launch/pmi.c, and helpers to run jobs and find leftovers.
 . tests/sh/lib.sh
 MPIEXEC="$BUILD/bin/mpiexec"
 [ -x "$MPIEXEC" ] || fail "$MPIEXEC is not built"
@@ -254,6 +253,29 @@ int main(int argc, char **argv)
             printf("%s=%s\n", argv[i], getenv(argv[i]) ? getenv(argv[i]) : "(unset)");
         return 0;
     }
+    if (strcmp(mode, "client") == 0) { /* report the first failing call, never crash */
+        char got[64] = "";
+        const char *failed = rt__pmi_init(&rank, &size, &appnum) < 0 ? "init"
+                             : rt__pmi_put("k", "v") < 0             ? "put"
+                             : rt__pmi_get("k", got, sizeof got) < 0 ? "get"
+                             : rt__pmi_barrier() < 0                 ? "barrier"
+                             : rt__pmi_finalize() < 0                ? "finalize"
+                                                                     : NULL;
+        if (failed)
+            printf("%s failed: %s\n", failed, rt__pmi_error());
+        else
+            printf("client ok: rank %d of %d, appnum %d, k=%s\n", rank, size, appnum, got);
+        return 0;
+    }
+    if (getenv("PMIPROG_STUBBORN")) /* makes the launcher use SIGKILL */
+        signal(SIGTERM, SIG_IGN);
+    if (strcmp(mode, "raw") == 0) { /* raw bytes on the PMI socket, without init */
+        char out[8192];
+        size_t n = decode(argc > 2 ? argv[2] : "", out);
+        if (write(atoi(getenv("PMI_FD")), out, n) < 0)
+            die("write");
+        sleep_forever();
+    }
     if (strcmp(mode, "stdin") == 0) { /* echo what stdin holds, with the rank */
         char buf[4096];
         ssize_t n, total = 0;
@@ -293,8 +315,10 @@ int main(int argc, char **argv)
             finalize();
             return 0;
         }
-        if (rank == who)
+        if (rank == who) {
+            signal(SIGSEGV, SIG_DFL);
             raise(SIGSEGV);
+        }
         sleep_forever();
     }
     barrier();
@@ -328,11 +352,21 @@ int main(int argc, char **argv)
             die("write");
         sleep_forever();
     }
+    if (strcmp(mode, "flood") == 0) { /* requests without reading the replies */
+        int fd = atoi(getenv("PMI_FD"));
+        static const char req[] = "cmd=get_maxes\n";
+        fcntl(fd, F_SETFL, O_NONBLOCK);
+        for (int i = 0; i < 100000; i++)
+            if (write(fd, req, sizeof req - 1) < 0 && errno != EAGAIN)
+                break;
+        sleep_forever();
+    }
     fprintf(stderr, "pmiprog: unknown mode '%s'\n", mode);
     return 2;
 }
 EOF
-gcc -std=gnu11 -Wall -Wextra -Werror -Iruntime/launch -o "$P" "$TMP/pmiprog.c" \
+# PMIPROG_CFLAGS: e.g. -fsanitize=address,undefined to check the client too
+gcc -std=gnu11 -g -Wall -Wextra -Werror $PMIPROG_CFLAGS -Iruntime/launch -o "$P" "$TMP/pmiprog.c" \
     runtime/launch/pmi.c runtime/launch/pmi_wire.c || fail "cannot build the test program"
 
 # Processes of this test's jobs still alive (zombies do not count), one per line.

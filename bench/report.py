@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+# report.py — side-by-side table of benchmark results (Switchyard first, then the others,
+# with Switchyard/other ratios) and a PNG plot through gnuplot, from OUT/<impl>.txt files.
+import os
+import subprocess
+import sys
+
+LOWER_IS_BETTER = {'latency_us'}
+
+
+def load(path):
+    rows = {}
+    for line in open(path):
+        name, size, value = line.split()
+        rows[(name, int(size))] = float(value)
+    return rows
+
+
+def main(out, impls):
+    data = {i: load(os.path.join(out, i + '.txt')) for i in impls}
+    keys = sorted(data[impls[0]], key=lambda k: (k[0], k[1]))
+    head = '%-16s %9s' % ('metric', 'size') + ''.join('%12s' % i for i in impls) + \
+        ''.join('%14s' % ('sy/' + i) for i in impls[1:])
+    print(head)
+    for k in keys:
+        vals = [data[i].get(k) for i in impls]
+        line = '%-16s %9d' % k + ''.join('%12.3f' % v if v is not None else '%12s' % '-' for v in vals)
+        for v in vals[1:]:
+            line += '%14.2f' % (vals[0] / v) if v else '%14s' % '-'
+        print(line)
+    print('(latency: lower is better, ratio < 1 means Switchyard is faster; bandwidth and '
+          'message rate: higher is better, ratio > 1 means Switchyard is faster)')
+    plot(out, impls, data)
+
+
+def plot(out, impls, data):
+    try:
+        subprocess.run(['gnuplot', '--version'], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        print('gnuplot not found: no plot written')
+        return
+    for metric in ('latency_us', 'bandwidth_MBps'):
+        for i in impls:
+            with open(os.path.join(out, '%s.%s.dat' % (i, metric)), 'w') as f:
+                for (name, size), v in sorted(data[i].items()):
+                    if name == metric:
+                        f.write('%d %f\n' % (max(size, 1), v))
+    png = os.path.join(out, 'p2p.png')
+    script = ['set terminal png size 1200,500', 'set output "%s"' % png, 'set multiplot layout 1,2',
+              'set logscale x 2', 'set logscale y', 'set xlabel "message size (bytes)"', 'set key left top']
+    for metric, title in (('latency_us', 'ping-pong latency (us, one way)'), ('bandwidth_MBps', 'bandwidth (MB/s)')):
+        script.append('set title "%s"' % title)
+        script.append('plot ' + ', '.join('"%s" with linespoints title "%s"' % (
+            os.path.join(out, '%s.%s.dat' % (i, metric)), i) for i in impls))
+    subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True, check=True)
+    print('plot: %s' % png)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1], sys.argv[2:])

@@ -1,0 +1,286 @@
+/* shm.h — internals of the shared-memory transport rt_tp_shm: design constants, the layout
+ * of the per-node region, ring records, and the process-local state the shm_*.c files share. */
+#ifndef SWITCHYARD_SHM_H
+#define SWITCHYARD_SHM_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "transport.h"
+
+/* ---- design constants ---------------------------------------------------------------- */
+#ifndef SHM_EAGER_MAX
+#define SHM_EAGER_MAX (16u << 10)       /* largest payload copied through the ring */
+#endif
+#define SHM_RING_BYTES (256u << 10)     /* data bytes of one ring (a power of two) */
+#define SHM_RING_MIN (64u << 10)        /* rings shrink to this on crowded nodes */
+#define SHM_RINGS_BUDGET (64ull << 20)  /* ... when n*(n-1) rings would exceed this */
+#define SHM_CHUNK (64u << 10)           /* largest DATA record of a pipelined transfer */
+#define SHM_CHUNK_MIN (8u << 10)        /* a DATA record waits for this much room */
+#define SHM_STREAM_BUDGET (1u << 20)    /* DATA bytes written to one peer per progress() */
+#define SHM_POLL_BATCH 32               /* records taken from one peer per progress() */
+#define SHM_PAUSE_NS 1000L              /* wait() polls with pause this long, */
+#define SHM_SPIN_NS 20000L              /* then with sched_yield until this, then sleeps */
+#define SHM_WAIT_MAX_NS 100000000L      /* longest sleep of one wait() (also timeout < 0) */
+#define SHM_ALIVE_NS 50000000L          /* peers' processes checked at most this often */
+
+#define SHM_LINE 64u                    /* cache line: records and ring data are aligned */
+#define SHM_SEP 128u                    /* head, tail, doorbell: each owns this many bytes */
+#define SHM_MAGIC 0x314d485359575331ull /* "1SWYSHM1" */
+#define SHM_VERSION 1u
+
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
+               "shared-memory atomics must be lock-free");
+_Static_assert(SHM_RING_MIN >= 2 * (SHM_EAGER_MAX + 2 * SHM_LINE),
+               "a ring must hold an eager record after a wrap pad");
+_Static_assert(SHM_RING_MIN >= 2 * (SHM_CHUNK_MIN + SHM_LINE), "rings too small for DATA");
+
+/* ---- the region (shared; offsets, never pointers) -------------------------------------- */
+/* At offset 0. Written by the creator; magic is stored last (release). */
+struct shm_header {
+    _Atomic uint64_t magic;
+    uint32_t version;
+    uint32_t header_bytes;      /* sizeof(struct shm_header) */
+    uint32_t nlocal;            /* ranks of the node, in world-rank order */
+    uint32_t ring_bytes;        /* data bytes of each ring */
+    uint64_t total_bytes;       /* size of the region */
+    uint64_t off_slots;         /* nlocal struct shm_slot */
+    uint64_t off_rings;         /* nlocal*(nlocal-1) rings, ring_stride bytes apart */
+    uint64_t ring_stride;       /* sizeof(struct shm_ring_ctl) + ring_bytes */
+};
+
+/* One per node-local rank. The doorbell line is written by the peers, the rest by its owner. */
+struct shm_slot {
+    _Atomic uint32_t bell;      /* futex word: bumped by a writer that found `sleeping` */
+    _Atomic uint32_t sleeping;  /* the owner is (about to be) blocked on bell */
+    char pad0[SHM_SEP - 8];
+    _Atomic int32_t pid;        /* the owner's process id, set before the 2nd init barrier */
+    int32_t world_rank;
+    _Atomic uint32_t attached;  /* the owner mapped the region */
+    _Atomic uint32_t left;      /* the owner is in finalize and consumes nothing more */
+    char pad1[SHM_SEP - 16];
+};
+
+/* The control block in front of each ring's data: head (consumer) and tail (producer) on
+ * their own lines. Positions count bytes since creation and never wrap. */
+struct shm_ring_ctl {
+    _Atomic uint64_t head;      /* written by the consumer */
+    char pad0[SHM_SEP - 8];
+    _Atomic uint64_t tail;      /* written by the producer */
+    _Atomic uint32_t want_space;/* set by a failed reservation, cleared by the next success */
+    char pad1[SHM_SEP - 12];
+};
+
+/* A ring record: one cache line of header, then the payload. `bytes` counts the whole
+ * record (header included), a multiple of SHM_LINE. */
+enum { SHM_PAD = 1, SHM_EAGER, SHM_RTS, SHM_FIN, SHM_CTS, SHM_DATA };
+struct shm_rec {
+    uint32_t type;
+    uint32_t bytes;
+    uint64_t a, b, c;           /* per type, below */
+    rt_msg_hdr h;               /* EAGER and RTS: the envelope, verbatim */
+};
+/* EAGER: a = payload bytes.  RTS: a = sender's buffer address, b = length, c = sender
+ *   token (the sender's pid is in its slot).  FIN: a = sender token, b = 0 or an error class.
+ * CTS: a = sender token, b = receiver token, c = bytes wanted (> 0).  DATA: a = receiver
+ * token, b = offset, c = payload bytes. */
+_Static_assert(sizeof(struct shm_rec) == SHM_LINE, "record header is one cache line");
+
+/* ---- process-local state ------------------------------------------------------------- */
+/* One end of a ring. For the producer pos is the tail and seen a cached head; for the
+ * consumer pos is the head and seen a cached tail. */
+struct shm_ring {
+    struct shm_ring_ctl *ctl;
+    unsigned char *data;
+    uint64_t size;              /* a power of two */
+    uint64_t pos, seen;
+    uint64_t pending;           /* producer: bytes reserved, not yet committed */
+    uint64_t blocked_head;      /* producer: head when a reservation last failed */
+    int blocked;                /* producer: a reservation failed since the last success */
+    int bad;                    /* consumer: a malformed record was found */
+};
+
+/* A control record (FIN, CTS) waiting for room in the ring to its peer. */
+struct shm_ctl {
+    uint32_t type;
+    uint64_t a, b, c;
+};
+
+/* Entries of a token pool start with this. */
+struct shm_pool_ent {
+    uint32_t gen;               /* bumped on release: stale tokens do not match */
+    uint32_t next_free;         /* index + 1 of the next free entry, 0 = none */
+    uint32_t index;
+    int used;
+};
+
+/* Pending operations, looked up by 64-bit tokens (generation << 32 | index + 1, never 0).
+ * Entries live in fixed chunks: their addresses stay valid while in use. */
+struct shm_pool {
+    size_t esz;                 /* entry size, a struct starting with shm_pool_ent */
+    unsigned char **chunk;
+    uint32_t nchunk;
+    uint32_t free_head;         /* index + 1 of the first free entry, 0 = none */
+};
+
+/* A large send taken by reference (send returned RT_TP_PENDING). */
+struct shm_send {
+    struct shm_pool_ent ent;
+    int peer;                   /* local index of the destination */
+    void *sreq;
+    const unsigned char *buf;
+    uint64_t len;
+    uint64_t rtoken, want, off; /* pipelined: receiver's token, bytes it wants, bytes sent */
+    struct shm_send *next;      /* the peer's stream queue */
+};
+
+/* A large message announced by an RTS, then (pipelined) being received. */
+struct shm_recv {
+    struct shm_pool_ent ent;
+    int peer;                   /* local index of the sender */
+    uint64_t addr, len, stoken; /* from the RTS */
+    int active;                 /* recv_large chose the pipeline: DATA records expected */
+    unsigned char *buf;
+    uint64_t n, got;
+    void *rreq;
+};
+
+struct shm_peer {
+    int world;                  /* its world rank */
+    pid_t pid;
+    struct shm_slot *slot;
+    struct shm_ring out, in;    /* us -> it, it -> us */
+    struct shm_ctl *ctl;        /* FIFO of control records not yet written */
+    size_t ctl_head, ctl_len, ctl_cap;
+    struct shm_send *stream, *stream_last; /* pipelined sends, in CTS order */
+    int gone;                   /* wait() found its process gone: progress() reports it */
+    int dead;                   /* reported through peer_failed: nothing more goes to it */
+};
+
+struct shm_state {
+    const rt_tp_env *env;       /* set by init, cleared by finalize */
+    int active;                 /* the region is mapped and the peers are set up */
+    int me, nlocal;             /* our local index; ranks of our node */
+    int *local_of;              /* world rank -> local index, -1 on another node */
+    struct shm_peer *peer;      /* nlocal entries (ours unused) */
+    void *base;                 /* the region's mapping */
+    size_t bytes;
+    struct shm_slot *slot;      /* ours */
+    int cma;                    /* process_vm_readv may be tried */
+    int busy;                   /* inside progress() */
+    int rr;                     /* the peer progress() polls first */
+    struct shm_pool sends, recvs;
+    long long alive_ns;         /* last check of the peers' processes */
+};
+
+extern struct shm_state shm_g;
+
+/* ---- shm_region.c -------------------------------------------------------------------- */
+/* Writes "/switchyard-<jobid>-shm-<node>" into buf (jobid characters other than
+ * [A-Za-z0-9._-] become '_'). */
+void shm_region_name(char *buf, size_t len, const char *jobid, int node);
+/* Creates, sizes and maps a new region for nlocal ranks and writes its header. 0, or an
+ * error class (nothing is left behind then). */
+int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes);
+/* Maps an existing region and checks its header against nlocal. 0 or an error class. */
+int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes);
+/* The slot of local rank i. */
+struct shm_slot *shm_region_slot(void *base, int i);
+/* Points r at the ring carrying from -> to (local indices, from != to), positions at 0. */
+void shm_region_ring(void *base, int from, int to, struct shm_ring *r);
+
+/* ---- shm_ring.c ---------------------------------------------------------------------- */
+/* Producer: room for a record of `bytes` (multiple of SHM_LINE): returns where to write it,
+ * or NULL (the ring is marked blocked). Nothing is visible before shm_ring_commit. */
+struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes);
+/* Producer: publishes the reserved record (release). */
+void shm_ring_commit(struct shm_ring *r);
+/* Producer: the largest record shm_ring_reserve would accept now. */
+uint64_t shm_ring_room(struct shm_ring *r);
+/* Producer: 1 if a reservation failed and the consumer has freed room since. */
+int shm_ring_room_changed(struct shm_ring *r);
+/* Consumer: the next record (pads skipped), NULL when empty or malformed (r->bad). */
+struct shm_rec *shm_ring_peek(struct shm_ring *r);
+/* Consumer: frees the record shm_ring_peek returned (release). */
+void shm_ring_release(struct shm_ring *r);
+/* Consumer: 1 if a record may be waiting. */
+int shm_ring_ready(struct shm_ring *r);
+/* Consumer, after releases: 1 if the producer wants to be woken when room appears (the
+ * producer clears the flag when a reservation succeeds). */
+int shm_ring_wants_room(struct shm_ring *r);
+/* Bytes a record with n payload bytes occupies. */
+static inline uint64_t shm_rec_bytes(uint64_t n)
+{
+    return SHM_LINE + ((n + SHM_LINE - 1) & ~(uint64_t)(SHM_LINE - 1));
+}
+
+/* ---- shm_bell.c ---------------------------------------------------------------------- */
+/* After publishing to the owner of s: wakes it if it announced it sleeps. */
+void shm_bell_ring(struct shm_slot *s);
+/* Announces sleep on our slot, rechecks ready(), sleeps at most ns unless it is true or the
+ * bell rings. Returns 1 if the sleep timed out. */
+int shm_bell_sleep(struct shm_slot *s, int (*ready)(void), long ns);
+
+/* ---- shm_pool.c ---------------------------------------------------------------------- */
+/* An empty pool of entries of esz bytes. */
+void shm_pool_init(struct shm_pool *p, size_t esz);
+/* A zeroed entry and its token, or NULL when out of memory. */
+void *shm_pool_get(struct shm_pool *p, uint64_t *token);
+/* The entry in use named by token, or NULL. */
+void *shm_pool_find(struct shm_pool *p, uint64_t token);
+/* Releases an entry: its token goes stale. */
+void shm_pool_put(struct shm_pool *p, void *e);
+/* Entry i (0 <= i < shm_pool_capacity), used or not. */
+void *shm_pool_at(struct shm_pool *p, uint32_t i);
+uint32_t shm_pool_capacity(const struct shm_pool *p);
+/* Frees all memory. */
+void shm_pool_destroy(struct shm_pool *p);
+
+/* ---- shm_ctl.c ----------------------------------------------------------------------- */
+/* Sends a control record to local peer p now, or queues it. 0 or RT_ERR_NO_MEM. */
+int shm_ctl_send(int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c);
+/* Writes queued control records to p while there is room; returns how many. */
+int shm_ctl_flush(int p);
+/* Drops p's queue. */
+void shm_ctl_drop(int p);
+
+/* ---- shm_send.c ---------------------------------------------------------------------- */
+int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
+/* Queues a pipelined send (after its CTS) behind the others to the same peer. */
+void shm_stream_start(struct shm_send *s);
+/* Writes DATA records of p's streams while there is room (bounded); completes the sends
+ * fully written. Returns the records written. */
+int shm_stream_advance(int p);
+
+/* ---- shm_recv.c ---------------------------------------------------------------------- */
+/* Handles up to SHM_POLL_BATCH records from local peer p; returns how many. */
+int shm_poll_peer(int p);
+
+/* ---- shm_large.c --------------------------------------------------------------------- */
+int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq);
+
+/* ---- shm_cma.c ----------------------------------------------------------------------- */
+/* Allows peers to read our memory (Yama) and decides whether we try process_vm_readv
+ * (not with SWITCHYARD_SHM_NOCMA=1). */
+void shm_cma_setup(void);
+/* Copies n bytes at addr in process pid to dst. 0, or -errno. */
+int shm_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n);
+
+/* ---- shm_progress.c / shm_wait.c / shm_fail.c / shm_init.c ---------------------------- */
+int shm_progress(void);
+void shm_wait(long timeout_ns);
+/* 1 if progress() has something to do now (arrivals, room, local work). */
+int shm_ready(void);
+/* Monotonic clock in ns. */
+long long shm_now_ns(void);
+/* Checks the peers' processes; marks those gone (progress() then fails them). */
+void shm_check_peers(void);
+/* Peer p is gone: fails what is pending with it, then calls env->peer_failed once. */
+void shm_fail_peer(int p);
+int shm_init(const rt_tp_env *env);
+int shm_reaches(int r);
+void shm_finalize(void);
+
+#endif

@@ -1,0 +1,109 @@
+/* shm_recv.c — the receiving side of a ring: hands envelopes (eager and RTS) to the engine in
+ * ring order, and handles the control records of large transfers (FIN, CTS, DATA). */
+#include "shm.h"
+
+#include <string.h>
+
+#include "rt_consts.h"
+
+/* FIN: the receiver copied (or dropped) our large send. */
+static void on_fin(const struct shm_rec *r)
+{
+    struct shm_send *s = shm_pool_find(&shm_g.sends, r->a);
+    void *sreq;
+
+    if (!s || s->rtoken) /* stale, or already streaming */
+        return;
+    sreq = s->sreq;
+    shm_pool_put(&shm_g.sends, s);
+    shm_g.env->send_done(sreq, (int)r->b);
+}
+
+/* CTS: the receiver wants r->c bytes of our large send through the ring. */
+static void on_cts(int p, const struct shm_rec *r)
+{
+    struct shm_send *s = shm_pool_find(&shm_g.sends, r->a);
+
+    if (!s || s->rtoken || s->peer != p || r->b == 0)
+        return;
+    s->rtoken = r->b;
+    s->want = r->c < s->len ? r->c : s->len;
+    s->off = 0;
+    shm_stream_start(s); /* want > 0: a receiver wanting nothing sends FIN */
+}
+
+/* DATA: a piece of a pipelined large message. */
+static void on_data(int p, const struct shm_rec *r)
+{
+    struct shm_recv *m = shm_pool_find(&shm_g.recvs, r->a);
+    void *rreq;
+
+    if (!m || !m->active || m->peer != p || r->b > m->n || r->c > m->n - r->b ||
+        r->c > r->bytes - SHM_LINE)
+        return;
+    memcpy(m->buf + r->b, r + 1, r->c);
+    m->got += r->c;
+    if (m->got < m->n)
+        return;
+    rreq = m->rreq;
+    shm_pool_put(&shm_g.recvs, m);
+    shm_g.env->recv_done(rreq, 0);
+}
+
+/* RTS: announce a large message; 0 if out of memory (the record stays for later). */
+static int on_rts(int p, const struct shm_rec *r)
+{
+    struct shm_recv *m;
+    uint64_t token;
+    rt_msg_hdr h = r->h;
+
+    m = shm_pool_get(&shm_g.recvs, &token);
+    if (!m)
+        return 0;
+    m->peer = p;
+    m->addr = r->a;
+    m->len = r->b;
+    m->stoken = r->c;
+    shm_g.env->incoming(shm_g.peer[p].world, &h, NULL, token);
+    return 1;
+}
+
+int shm_poll_peer(int p)
+{
+    struct shm_peer *pe = &shm_g.peer[p];
+    struct shm_rec *r;
+    int n = 0;
+
+    if (pe->in.bad)
+        return 0;
+    while (n < SHM_POLL_BATCH && (r = shm_ring_peek(&pe->in))) {
+        if (r->type == SHM_EAGER) {
+            rt_msg_hdr h = r->h;
+
+            if (r->a > r->bytes - SHM_LINE) {
+                pe->in.bad = 1;
+                break;
+            }
+            shm_g.env->incoming(pe->world, &h, r + 1, 0);
+        } else if (r->type == SHM_RTS) {
+            if (!on_rts(p, r))
+                break;
+        } else if (r->type == SHM_FIN) {
+            on_fin(r);
+        } else if (r->type == SHM_CTS) {
+            on_cts(p, r);
+        } else if (r->type == SHM_DATA) {
+            on_data(p, r);
+        } else {
+            pe->in.bad = 1;
+            break;
+        }
+        shm_ring_release(&pe->in);
+        n++;
+    }
+    if (n && shm_ring_wants_room(&pe->in))
+        shm_bell_ring(pe->slot);
+    if (pe->in.bad && !pe->dead)
+        shm_fail_peer(p); /* a corrupt ring: nothing more can be trusted from it */
+    return n;
+}

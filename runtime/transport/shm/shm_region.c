@@ -1,0 +1,144 @@
+/* shm_region.c — the per-node shared-memory region: its name, layout (header, slots, rings
+ * at offsets), creation by the node's first rank, and checked attachment by the others. */
+#define _GNU_SOURCE
+#include "shm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_consts.h"
+
+void shm_region_name(char *buf, size_t len, const char *jobid, int node)
+{
+    char id[80];
+    size_t i;
+
+    for (i = 0; jobid && jobid[i] && i < sizeof id - 1; i++) {
+        char ch = jobid[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '.' || ch == '_' || ch == '-';
+        id[i] = ok ? ch : '_';
+    }
+    id[i] = 0;
+    snprintf(buf, len, "/switchyard-%s-shm-%d", id, node);
+}
+
+static uint64_t round_up(uint64_t x, uint64_t a)
+{
+    return (x + a - 1) / a * a;
+}
+
+/* The layout for nlocal ranks: rings shrink (powers of two) on crowded nodes. */
+static void layout(struct shm_header *h, int nlocal)
+{
+    uint64_t pairs = (uint64_t)nlocal * (uint64_t)(nlocal - 1);
+    uint64_t ring = SHM_RING_BYTES;
+
+    while (ring > SHM_RING_MIN && pairs * ring > SHM_RINGS_BUDGET)
+        ring /= 2;
+    memset(h, 0, sizeof *h);
+    h->version = SHM_VERSION;
+    h->header_bytes = sizeof *h;
+    h->nlocal = (uint32_t)nlocal;
+    h->ring_bytes = (uint32_t)ring;
+    h->off_slots = round_up(sizeof *h, SHM_SEP);
+    h->off_rings = round_up(h->off_slots + (uint64_t)nlocal * sizeof(struct shm_slot), 4096);
+    h->ring_stride = sizeof(struct shm_ring_ctl) + ring;
+    h->total_bytes = round_up(h->off_rings + pairs * h->ring_stride, 4096);
+}
+
+int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes)
+{
+    struct shm_header want, *h;
+    void *p;
+    int fd, err;
+
+    layout(&want, nlocal);
+    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0)
+        return RT_ERR_OTHER;
+    if (ftruncate(fd, (off_t)want.total_bytes) < 0) {
+        err = errno;
+        goto fail;
+    }
+    p = mmap(NULL, want.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        err = errno;
+        goto fail;
+    }
+    close(fd);
+    h = p;
+    h->version = want.version;
+    h->header_bytes = want.header_bytes;
+    h->nlocal = want.nlocal;
+    h->ring_bytes = want.ring_bytes;
+    h->total_bytes = want.total_bytes;
+    h->off_slots = want.off_slots;
+    h->off_rings = want.off_rings;
+    h->ring_stride = want.ring_stride;
+    atomic_store_explicit(&h->magic, SHM_MAGIC, memory_order_release);
+    *base = p;
+    *bytes = want.total_bytes;
+    return 0;
+fail:
+    close(fd);
+    shm_unlink(name);
+    return err == ENOMEM || err == ENOSPC ? RT_ERR_NO_MEM : RT_ERR_OTHER;
+}
+
+int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes)
+{
+    struct shm_header want, *h;
+    struct stat st;
+    void *p;
+    int fd;
+
+    layout(&want, nlocal);
+    fd = shm_open(name, O_RDWR, 0600);
+    if (fd < 0)
+        return RT_ERR_OTHER;
+    if (fstat(fd, &st) < 0 || (uint64_t)st.st_size != want.total_bytes) {
+        close(fd);
+        return RT_ERR_OTHER;
+    }
+    p = mmap(NULL, want.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return RT_ERR_NO_MEM;
+    h = p;
+    if (atomic_load_explicit(&h->magic, memory_order_acquire) != SHM_MAGIC ||
+        h->version != want.version || h->header_bytes != want.header_bytes ||
+        h->nlocal != want.nlocal || h->ring_bytes != want.ring_bytes ||
+        h->total_bytes != want.total_bytes || h->off_slots != want.off_slots ||
+        h->off_rings != want.off_rings || h->ring_stride != want.ring_stride) {
+        munmap(p, want.total_bytes);
+        return RT_ERR_OTHER;
+    }
+    *base = p;
+    *bytes = want.total_bytes;
+    return 0;
+}
+
+struct shm_slot *shm_region_slot(void *base, int i)
+{
+    struct shm_header *h = base;
+
+    return (struct shm_slot *)((unsigned char *)base + h->off_slots) + i;
+}
+
+void shm_region_ring(void *base, int from, int to, struct shm_ring *r)
+{
+    struct shm_header *h = base;
+    uint64_t idx = (uint64_t)from * (h->nlocal - 1) + (uint64_t)(to < from ? to : to - 1);
+    unsigned char *p = (unsigned char *)base + h->off_rings + idx * h->ring_stride;
+
+    memset(r, 0, sizeof *r);
+    r->ctl = (struct shm_ring_ctl *)p;
+    r->data = p + sizeof(struct shm_ring_ctl);
+    r->size = h->ring_bytes;
+}

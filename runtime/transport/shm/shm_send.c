@@ -1,0 +1,124 @@
+/* shm_send.c — the sending side: eager records, rendezvous announcements (RTS) for large
+ * messages, and the DATA stream of a large send when the receiver asked for the pipeline. */
+#include "shm.h"
+
+#include <string.h>
+
+#include "rt_consts.h"
+
+/* rt_tp_ops.send (transport.h): eager copy into the ring, or an RTS and RT_TP_PENDING. */
+int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq)
+{
+    struct shm_peer *pe;
+    struct shm_send *s;
+    struct shm_rec *r;
+    uint64_t token;
+    int p;
+
+    if (!shm_g.active || dst < 0 || dst >= shm_g.env->world_size)
+        return RT_ERR_INTERN;
+    p = shm_g.local_of[dst];
+    if (p < 0 || p == shm_g.me)
+        return RT_ERR_INTERN;
+    pe = &shm_g.peer[p];
+    if (pe->dead)
+        return RT_ERR_PROC_ABORTED;
+    if (n <= SHM_EAGER_MAX) {
+        r = shm_ring_reserve(&pe->out, shm_rec_bytes(n));
+        if (!r)
+            return RT_TP_AGAIN;
+        r->type = SHM_EAGER;
+        r->bytes = (uint32_t)shm_rec_bytes(n);
+        r->a = n;
+        r->b = r->c = 0;
+        r->h = *h;
+        if (n)
+            memcpy(r + 1, data, n);
+        shm_ring_commit(&pe->out);
+        shm_bell_ring(pe->slot);
+        return 0;
+    }
+    s = shm_pool_get(&shm_g.sends, &token);
+    if (!s)
+        return RT_ERR_NO_MEM;
+    r = shm_ring_reserve(&pe->out, SHM_LINE);
+    if (!r) {
+        shm_pool_put(&shm_g.sends, s);
+        return RT_TP_AGAIN;
+    }
+    s->peer = p;
+    s->sreq = sreq;
+    s->buf = data;
+    s->len = n;
+    r->type = SHM_RTS;
+    r->bytes = SHM_LINE;
+    r->a = (uint64_t)(uintptr_t)data;
+    r->b = n;
+    r->c = token;
+    r->h = *h;
+    shm_ring_commit(&pe->out);
+    shm_bell_ring(pe->slot);
+    return RT_TP_PENDING;
+}
+
+void shm_stream_start(struct shm_send *s)
+{
+    struct shm_peer *pe = &shm_g.peer[s->peer];
+
+    s->next = NULL;
+    if (pe->stream_last)
+        pe->stream_last->next = s;
+    else
+        pe->stream = s;
+    pe->stream_last = s;
+}
+
+/* Writes one DATA record of s if there is room worth using; 1 if written. */
+static int chunk(struct shm_peer *pe, struct shm_send *s)
+{
+    uint64_t left = s->want - s->off, n = left < SHM_CHUNK ? left : SHM_CHUNK;
+    uint64_t room = shm_ring_room(&pe->out);
+    struct shm_rec *r;
+
+    if (room < shm_rec_bytes(n) && room >= SHM_LINE + SHM_CHUNK_MIN)
+        n = room - SHM_LINE; /* a smaller piece keeps the pipe busy */
+    r = shm_ring_reserve(&pe->out, shm_rec_bytes(n));
+    if (!r)
+        return 0;
+    r->type = SHM_DATA;
+    r->bytes = (uint32_t)shm_rec_bytes(n);
+    r->a = s->rtoken;
+    r->b = s->off;
+    r->c = n;
+    memcpy(r + 1, s->buf + s->off, n);
+    shm_ring_commit(&pe->out);
+    s->off += n;
+    return 1;
+}
+
+int shm_stream_advance(int p)
+{
+    struct shm_peer *pe = &shm_g.peer[p];
+    struct shm_send *s;
+    uint64_t budget = SHM_STREAM_BUDGET;
+    int n = 0;
+    void *sreq;
+
+    while ((s = pe->stream)) {
+        while (s->off < s->want) {
+            uint64_t off = s->off;
+
+            if (budget == 0 || !chunk(pe, s))
+                return n;
+            budget -= budget < s->off - off ? budget : s->off - off;
+            n++;
+        }
+        pe->stream = s->next;
+        if (!pe->stream)
+            pe->stream_last = NULL;
+        sreq = s->sreq;
+        shm_pool_put(&shm_g.sends, s);
+        shm_g.env->send_done(sreq, 0); /* every byte is in the ring: the buffer is free */
+    }
+    return n;
+}

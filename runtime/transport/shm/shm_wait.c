@@ -1,0 +1,91 @@
+/* shm_wait.c — wait(): a short poll (spinning, then yielding), then a futex sleep on our doorbell until a peer writes
+ * to us or frees room we wait for; while waiting, checks now and then that peers are alive. */
+#define _GNU_SOURCE
+#include "shm.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
+
+long long shm_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int shm_ready(void)
+{
+    int p;
+
+    for (p = 0; p < shm_g.nlocal; p++) {
+        struct shm_peer *pe = &shm_g.peer[p];
+
+        if (p == shm_g.me)
+            continue;
+        if (!pe->in.bad && shm_ring_ready(&pe->in))
+            return 1;
+        if (pe->gone && !pe->dead)
+            return 1; /* progress() reports it */
+        if (pe->dead)
+            continue;
+        if (shm_ring_room_changed(&pe->out))
+            return 1;
+        if ((pe->ctl_len || pe->stream) && !pe->out.blocked)
+            return 1; /* local work progress() can do now */
+    }
+    return 0;
+}
+
+void shm_check_peers(void)
+{
+    int p;
+
+    shm_g.alive_ns = shm_now_ns();
+    for (p = 0; p < shm_g.nlocal; p++)
+        if (p != shm_g.me && !shm_g.peer[p].gone && kill(shm_g.peer[p].pid, 0) < 0 &&
+            errno == ESRCH)
+            shm_g.peer[p].gone = 1;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* rt_tp_ops.wait (transport.h). timeout_ns < 0 or above SHM_WAIT_MAX_NS sleeps at most
+ * SHM_WAIT_MAX_NS (the caller loops); returning early is always allowed. */
+void shm_wait(long timeout_ns)
+{
+    long long t0, now, left;
+    int i;
+
+    if (!shm_g.active || shm_g.nlocal < 2 || timeout_ns == 0 || shm_ready())
+        return;
+    if (timeout_ns < 0 || timeout_ns > SHM_WAIT_MAX_NS)
+        timeout_ns = SHM_WAIT_MAX_NS;
+    /* Poll: first with pause only, then yielding, so that a peer sharing our CPU (more
+     * ranks than cores, or both woken onto one CPU) runs instead of us. */
+    t0 = now = shm_now_ns();
+    while (now - t0 < SHM_SPIN_NS && now - t0 < timeout_ns) {
+        for (i = 0; i < 32; i++) {
+            if (shm_ready())
+                return;
+            cpu_relax();
+        }
+        if (now - t0 >= SHM_PAUSE_NS)
+            sched_yield();
+        now = shm_now_ns();
+    }
+    left = timeout_ns - (now - t0);
+    if (left > 0)
+        shm_bell_sleep(shm_g.slot, shm_ready, (long)left);
+    if (shm_now_ns() - shm_g.alive_ns >= SHM_ALIVE_NS)
+        shm_check_peers();
+}

@@ -1,0 +1,162 @@
+#!/bin/sh
+# run.sh — builds the shm transport's test programs and runs them under the launcher.
+# usage: runtime/transport/shm/test/run.sh [quick|full|asan|valgrind|bench|tune|all]  (default: full)
+#   quick     traffic on 2/4/8 ranks, both large-message paths, death
+#   full      quick + simulated two nodes, bigger traffic, 8 ranks on one core, bench
+#   asan      the traffic and death tests built with -fsanitize=address,undefined
+#   valgrind  smaller traffic under valgrind (memcheck)
+#   bench     latency and bandwidth, with and without CMA
+#   tune      bench with eager_max 4, 8, 16, 32 and 64 KiB
+# Environment: MPIEXEC (default build/bin/mpiexec, else mpiexec.hydra), BUILD (default build).
+set -eu
+
+cd "$(dirname "$0")/../../../.."
+BUILD=${BUILD:-build}
+OUT=$BUILD/shm-test
+CC=${CC:-gcc}
+CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden"
+INC="-Iruntime/include -I$BUILD/gen -Iruntime/transport -Iruntime/launch -Iruntime/transport/shm -Iruntime/transport/shm/test"
+SRC="runtime/transport/shm/shm_*.c runtime/transport/shm/test/tenv.c runtime/launch/pmi.c runtime/launch/pmi_wire.c"
+TIMEOUT=${TIMEOUT:-600}
+FAILS=0
+
+if [ -z "${MPIEXEC:-}" ]; then
+    if [ -x "$BUILD/bin/mpiexec" ] && "$BUILD/bin/mpiexec" -n 1 true >/dev/null 2>&1; then
+        MPIEXEC=$BUILD/bin/mpiexec
+    elif command -v mpiexec.hydra >/dev/null 2>&1; then
+        MPIEXEC=mpiexec.hydra
+    else
+        echo "run.sh: no launcher (build/bin/mpiexec or mpiexec.hydra)" >&2
+        exit 1
+    fi
+fi
+
+# build SUFFIX "EXTRA CFLAGS": the three programs as $OUT/t_*SUFFIX
+build() {
+    mkdir -p "$OUT"
+    for t in traffic bench death; do
+        # shellcheck disable=SC2086
+        $CC $CFLAGS $2 $INC -o "$OUT/t_$t$1" $SRC runtime/transport/shm/test/t_$t.c
+    done
+}
+
+# run NAME NRANKS [ENV=VALUE ...] -- PROGRAM ARGS: runs, reports, counts failures
+run() {
+    name=$1 n=$2
+    shift 2
+    envs=""
+    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+    shift
+    log="$OUT/log.$(echo "$name" | tr ' /=' '___')"
+    # shellcheck disable=SC2086
+    if env $envs timeout "$TIMEOUT" "$MPIEXEC" -n "$n" "$@" >"$log" 2>&1; then
+        echo "ok    $name"
+    else
+        echo "FAIL  $name (exit $?, log $log)"
+        sed 's/^/      /' "$log" | tail -20
+        FAILS=$((FAILS + 1))
+    fi
+}
+
+# death NRANKS SUFFIX [ENV]: rank 1 dies; the survivors must each leave ok.<rank>
+death() {
+    d="$OUT/death$2.$1"
+    rm -rf "$d"
+    mkdir -p "$d"
+    # shellcheck disable=SC2086
+    env ${3:-} timeout "$TIMEOUT" "$MPIEXEC" -n "$1" "$OUT/t_death$2" "$d" >"$d/log" 2>&1 || true
+    k=0
+    for r in $(seq 0 $(($1 - 1))); do
+        [ "$r" = 1 ] || [ -f "$d/ok.$r" ] || k=$((k + 1))
+    done
+    if [ "$k" = 0 ]; then
+        echo "ok    death on $1 ranks$2 ($(cat "$d/ok.0"))"
+    else
+        echo "FAIL  death on $1 ranks$2: $k survivors did not see it (log $d/log)"
+        tail -20 "$d/log" | sed 's/^/      /'
+        FAILS=$((FAILS + 1))
+    fi
+}
+
+traffic_set() { # SUFFIX MSGS MAXBYTES [PREFIX...]
+    sfx=$1 m=$2 max=$3
+    shift 3
+    for n in 2 4 8; do
+        run "traffic$sfx $n ranks, CMA" "$n" -- "$@" "$OUT/t_traffic$sfx" -m "$m" -M "$max"
+        run "traffic$sfx $n ranks, pipeline" "$n" SWITCHYARD_SHM_NOCMA=1 -- "$@" "$OUT/t_traffic$sfx" -m "$m" -M "$max"
+    done
+}
+
+leftovers() {
+    if ls /dev/shm 2>/dev/null | grep -q '^switchyard-'; then
+        echo "FAIL  /dev/shm still holds:"; ls /dev/shm | grep '^switchyard-' | sed 's/^/      /'
+        FAILS=$((FAILS + 1))
+    else
+        echo "ok    nothing of ours left in /dev/shm"
+    fi
+}
+
+quick() {
+    traffic_set "" 200 $((4 << 20))
+    death 2 ""
+    death 4 ""
+}
+
+full() {
+    quick
+    run "traffic 4 ranks on 2 simulated nodes" 4 -- "$OUT/t_traffic" -m 300 -N 2
+    run "traffic 8 ranks on 3 simulated nodes, pipeline" 8 SWITCHYARD_SHM_NOCMA=1 -- "$OUT/t_traffic" -m 300 -N 3
+    run "traffic 8 ranks, 1000 msgs, 64 KiB max" 8 -- "$OUT/t_traffic" -m 1000 -M 65536 -s 7
+    run "traffic 8 ranks on one core" 8 -- taskset -c 0 "$OUT/t_traffic" -m 150
+    run "traffic 3 ranks, small window" 3 SWITCHYARD_SHM_NOCMA=1 -- "$OUT/t_traffic" -m 300 -w 1 -s 3
+    bench
+}
+
+bench() {
+    for mode in "CMA" "no CMA"; do
+        e=""
+        [ "$mode" = "CMA" ] || e=SWITCHYARD_SHM_NOCMA=1
+        echo "---- bench, $mode"
+        # shellcheck disable=SC2086
+        env $e timeout "$TIMEOUT" "$MPIEXEC" -n 2 "$OUT/t_bench" -i 50000 -t 0.5 || FAILS=$((FAILS + 1))
+    done
+}
+
+tune() {
+    for k in 4 8 16 32 64; do
+        $CC $CFLAGS -DSHM_EAGER_MAX=$((k << 10)) $INC -o "$OUT/t_bench_e$k" $SRC runtime/transport/shm/test/t_bench.c
+        echo "---- eager_max $k KiB"
+        timeout "$TIMEOUT" "$MPIEXEC" -n 2 "$OUT/t_bench_e$k" -i 20000 -t 0.3 | grep -E ' (4096|8192|16384|65536) B'
+    done
+}
+
+asan() {
+    build _asan "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+    traffic_set _asan 100 $((4 << 20))
+    death 3 _asan
+}
+
+valgrind_tests() {
+    vg="valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite"
+    # shellcheck disable=SC2086
+    for n in 2 3; do
+        run "valgrind traffic $n ranks, CMA" "$n" -- $vg "$OUT/t_traffic" -m 40 -M 300000
+        run "valgrind traffic $n ranks, pipeline" "$n" SWITCHYARD_SHM_NOCMA=1 -- $vg "$OUT/t_traffic" -m 40 -M 300000
+    done
+}
+
+echo "launcher: $MPIEXEC"
+build "" ""
+case "${1:-full}" in
+quick) quick ;;
+full) full ;;
+asan) asan ;;
+valgrind) valgrind_tests ;;
+bench) bench ;;
+tune) tune ;;
+all) full; asan; valgrind_tests ;;
+*) echo "usage: $0 [quick|full|asan|valgrind|bench|tune|all]" >&2; exit 2 ;;
+esac
+leftovers
+[ "$FAILS" = 0 ] && echo "all passed" || { echo "$FAILS failed"; exit 1; }
