@@ -12,7 +12,10 @@ struct rt__umsg {
     int src_world;
     void *data;              /* eager or self payload (owned copy), NULL for large */
     uint64_t token;          /* large: the transport's token for recv_large */
+    int large;               /* the payload is still with the sender's transport */
     const rt_tp_ops *tp;     /* transport it came through; NULL: this process (self) */
+    rt_request *target;      /* a large message matched inside a transport callback: the
+                                receive it goes to once the transport's progress returns */
     struct rt__umsg *next;
 };
 

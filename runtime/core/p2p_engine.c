@@ -16,6 +16,8 @@ extern const rt_tp_ops rt_tp_shm __attribute__((weak)); /* TEMPORARY until shm l
 static struct {
     rt_request *posted, *posted_tail;       /* receives waiting for a message, in post order */
     struct rt__umsg *unexp, *unexp_tail;    /* messages waiting for a receive, in arrival order */
+    struct rt__umsg *defer, *defer_tail;    /* large messages matched during a transport's
+                                               progress: delivered after it returns */
     rt_request *pending, *pending_tail;     /* sends the transport had no room for yet */
     struct ctl { int dst; rt_msg_hdr h; struct ctl *next; } *ctl;  /* acks waiting for room */
     const rt_tp_ops **tp_of;                /* tp_of[world rank]: its transport (NULL: self) */
@@ -140,7 +142,7 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     r->tmp_len = m->h.len; /* the message's real length, for the truncation message */
     if (m->h.flags & RT_MSG_SYNC)
         send_ack(m->src_world, m->h.sreq);
-    if (m->data || !m->tp) {
+    if (!m->large) {
         finish_recv(r, m->data, n);
     } else if (rt__type_contig(r->type) || n == 0) {
         int rc = m->tp->recv_large(m->src_world, m->token, n ? r->buf : NULL, (size_t)n, r);
@@ -177,13 +179,13 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
     struct rt__umsg *m = malloc(sizeof *m);
     if (!m)
         rt__fatal("out of memory for an incoming message");
-    *m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp};
+    *m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp, .large = tp && !data && h->len > 0};
     for (rt_request *r = E.posted; r; r = r->next)
         if (matches(r->comm->ctx, r->peer, r->tag, h)) {
             queue_remove(&E.posted, &E.posted_tail, r);
             m->data = (void *)data; /* not kept: delivered now */
             rt_count cap = capacity(r);
-            if (data || !tp) {
+            if (!m->large) {
                 rt_count n = h->len < cap ? h->len : cap;
                 r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n,
                                         .error = h->len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS};
@@ -192,8 +194,13 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
                     send_ack(src, h->sreq);
                 finish_recv(r, data, n);
                 free(m);
-            } else {
-                rt__deliver(r, m);
+            } else { /* the transport may not re-enter recv_large from its callback */
+                m->target = r;
+                if (E.defer_tail)
+                    E.defer_tail->next = m;
+                else
+                    E.defer = m;
+                E.defer_tail = m;
             }
             return;
         }
@@ -352,6 +359,14 @@ int rt__progress(void)
     for (int i = 0; i < E.nactive; i++) {
         cb_tp = E.active[i];
         n += E.active[i]->progress();
+        while (E.defer) {
+            struct rt__umsg *m = E.defer;
+            E.defer = m->next;
+            if (!E.defer)
+                E.defer_tail = NULL;
+            m->next = NULL;
+            rt__deliver(m->target, m);
+        }
     }
     while (E.ctl) {
         struct ctl *c = E.ctl;

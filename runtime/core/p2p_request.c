@@ -93,7 +93,9 @@ static int request_error(const rt_request *r, const char *fn)
         return rt_raise((rt_obj *)r->comm, RT_ERR_TRUNCATE, fn,
                         "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",
                         (long long)x->tmp_len, s->source, s->tag, (long long)(x->count * x->type->size));
-    return rt_raise((rt_obj *)r->comm, s->error, fn, "the operation failed (peer rank %d)", r->peer);
+    const char *why = rt__class_string(s->error);
+    return rt_raise((rt_obj *)r->comm, s->error, fn, "the transfer with rank %d failed: %s", r->peer,
+                    why ? why : "unknown error");
 }
 
 /* Hands back completed request *rp: fills status, frees it (or makes a persistent one
