@@ -167,6 +167,15 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
 }
 
 /* A message arrived from world rank src (transport or self). */
+static struct rt__umsg *new_umsg(int src, const rt_msg_hdr *h, uint64_t token, const rt_tp_ops *tp, int large)
+{
+    struct rt__umsg *m = malloc(sizeof *m);
+    if (!m)
+        rt__fatal("out of memory for an incoming message");
+    *m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp, .large = large};
+    return m;
+}
+
 static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t token, const rt_tp_ops *tp)
 {
     if (h->flags & RT_MSG_ACK) {
@@ -176,41 +185,38 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
             rt__request_complete(s);
         return;
     }
-    struct rt__umsg *m = malloc(sizeof *m);
-    if (!m)
-        rt__fatal("out of memory for an incoming message");
-    *m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp, .large = tp && !data && h->len > 0};
-    for (rt_request *r = E.posted; r; r = r->next)
-        if (matches(r->comm->ctx, r->peer, r->tag, h)) {
-            queue_remove(&E.posted, &E.posted_tail, r);
-            m->data = (void *)data; /* not kept: delivered now */
-            rt_count cap = capacity(r);
-            if (!m->large) {
-                rt_count n = h->len < cap ? h->len : cap;
-                r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n,
-                                        .error = h->len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS};
-                r->tmp_len = h->len;
-                if (h->flags & RT_MSG_SYNC)
-                    send_ack(src, h->sreq);
-                finish_recv(r, data, n);
-                free(m);
-            } else { /* the transport may not re-enter recv_large from its callback */
-                m->target = r;
-                if (E.defer_tail)
-                    E.defer_tail->next = m;
-                else
-                    E.defer = m;
-                E.defer_tail = m;
-            }
+    int large = tp && !data && h->len > 0;
+    for (rt_request *r = E.posted; r; r = r->next) {
+        if (!matches(r->comm->ctx, r->peer, r->tag, h))
+            continue;
+        queue_remove(&E.posted, &E.posted_tail, r);
+        if (!large) { /* the common case: straight into the posted receive, no record */
+            rt_count cap = capacity(r), n = h->len < cap ? h->len : cap;
+            r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n,
+                                    .error = h->len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS};
+            r->tmp_len = h->len;
+            if (h->flags & RT_MSG_SYNC)
+                send_ack(src, h->sreq);
+            finish_recv(r, data, n);
             return;
         }
+        /* the transport may not re-enter recv_large from its callback: after its progress */
+        struct rt__umsg *m = new_umsg(src, h, token, tp, large);
+        m->target = r;
+        if (E.defer_tail)
+            E.defer_tail->next = m;
+        else
+            E.defer = m;
+        E.defer_tail = m;
+        return;
+    }
+    struct rt__umsg *m = new_umsg(src, h, token, tp, large);
     if (data && h->len > 0) { /* keep a copy until a receive comes */
         m->data = malloc((size_t)h->len);
         if (!m->data)
             rt__fatal("out of memory keeping an unexpected message");
         memcpy(m->data, data, (size_t)h->len);
     }
-    m->next = NULL;
     if (E.unexp_tail)
         E.unexp_tail->next = m;
     else
