@@ -10,8 +10,6 @@
 
 #include "pmi.h"
 
-extern const rt_tp_ops rt_tp_shm __attribute__((weak)); /* TEMPORARY until shm lands */
-
 /* The engine's state; part of the runtime state a lock will guard (see rt__global). */
 static struct {
     rt_request *posted, *posted_tail;       /* receives waiting for a message, in post order */
@@ -483,7 +481,7 @@ int rt__p2p_init(void)
     static const rt_tp_ops *const candidates[] = {&rt_tp_shm};
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
         const rt_tp_ops *tp = candidates[i];
-        if (!tp || tp->version < 1 || tp->size < sizeof(rt_tp_ops))
+        if (tp->version < 1 || tp->size < sizeof(rt_tp_ops))
             continue;
         if (tp->init(&E.env) != 0)
             return RT_ERR_OTHER;

@@ -45,8 +45,9 @@ typedef struct rt_tp_env {
     void (*send_done)(void *sreq, int err);
     /* A recv_large finished: the bytes are in place. */
     void (*recv_done)(void *rreq, int err);
-    /* The peer world rank is gone (its connection or process died): pending operations
-     * involving it must complete with an error. */
+    /* The peer world rank is gone (its connection or process died). The transport first
+     * completes what it holds for that peer (send_done / recv_done with
+     * RT_ERR_PROC_ABORTED), then calls this once; the engine fails what it holds. */
     void (*peer_failed)(int rank);
 } rt_tp_env;
 
@@ -61,7 +62,8 @@ typedef struct rt_tp_ops {
     size_t eager_max;  /* largest payload send() copies at once */
 
     /* Sets the transport up for the peers it reaches (reaches(r) then answers). Collective
-     * over the job through env->kvs_*. 0 or an error class. */
+     * over the job through env->kvs_* (every rank makes the same kvs_barrier calls, even
+     * when it fails; finalize is then still called). 0 or an error class. */
     int (*init)(const rt_tp_env *env);
     /* 1 if this transport carries traffic to world rank r. */
     int (*reaches)(int r);
@@ -79,7 +81,8 @@ typedef struct rt_tp_ops {
     /* Blocks at most timeout_ns until an arrival may have happened (a peer wrote to us). */
     void (*wait)(long timeout_ns);
     /* Leaves the job: collective through kvs_barrier, frees everything, removes what it
-     * created in /dev/shm. */
+     * created in /dev/shm. It first finishes what it owes peers still in the job, so the
+     * engine's callbacks may still be called during it. */
     void (*finalize)(void);
 } rt_tp_ops;
 

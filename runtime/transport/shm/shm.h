@@ -12,17 +12,21 @@
 
 /* ---- design constants ---------------------------------------------------------------- */
 #ifndef SHM_EAGER_MAX
-#define SHM_EAGER_MAX (16u << 10)       /* largest payload copied through the ring */
+#define SHM_EAGER_MAX (32u << 10)       /* largest payload copied through the ring (measured) */
 #endif
 #define SHM_RING_BYTES (256u << 10)     /* data bytes of one ring (a power of two) */
-#define SHM_RING_MIN (64u << 10)        /* rings shrink to this on crowded nodes */
+#define SHM_RING_MIN (4 * SHM_EAGER_MAX > (64u << 10) ? 4 * SHM_EAGER_MAX : (64u << 10))
+                                        /* rings shrink to this on crowded nodes */
 #define SHM_RINGS_BUDGET (64ull << 20)  /* ... when n*(n-1) rings would exceed this */
+#ifndef SHM_CHUNK
 #define SHM_CHUNK (64u << 10)           /* largest DATA record of a pipelined transfer */
+#endif
 #define SHM_CHUNK_MIN (8u << 10)        /* a DATA record waits for this much room */
 #define SHM_STREAM_BUDGET (1u << 20)    /* DATA bytes written to one peer per progress() */
 #define SHM_POLL_BATCH 32               /* records taken from one peer per progress() */
 #define SHM_PAUSE_NS 1000L              /* wait() polls with pause this long, */
 #define SHM_SPIN_NS 20000L              /* then with sched_yield until this, then sleeps */
+#define SHM_SPIN_COPY_NS 500000L        /* ... or until this while a peer copies our buffer */
 #define SHM_WAIT_MAX_NS 100000000L      /* longest sleep of one wait() (also timeout < 0) */
 #define SHM_ALIVE_NS 50000000L          /* peers' processes checked at most this often */
 
@@ -155,6 +159,9 @@ struct shm_peer {
     struct shm_ctl *ctl;        /* FIFO of control records not yet written */
     size_t ctl_head, ctl_len, ctl_cap;
     struct shm_send *stream, *stream_last; /* pipelined sends, in CTS order */
+    int rts_pending;            /* our large sends to it awaiting FIN or CTS */
+    uint64_t rts_tail;          /* out.pos after the latest RTS: once its head passes, the
+                                 * peer may be copying (wait() then spins longer) */
     int gone;                   /* wait() found its process gone: progress() reports it */
     int dead;                   /* reported through peer_failed: nothing more goes to it */
 };
@@ -182,7 +189,7 @@ extern struct shm_state shm_g;
  * [A-Za-z0-9._-] become '_'). */
 void shm_region_name(char *buf, size_t len, const char *jobid, int node);
 /* Creates, sizes and maps a new region for nlocal ranks and writes its header. 0, or an
- * error class (nothing is left behind then). */
+ * error class, RT_ERR_FILE_EXISTS when the name is taken (nothing is left behind then). */
 int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes);
 /* Maps an existing region and checks its header against nlocal. 0 or an error class. */
 int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes);
@@ -234,6 +241,7 @@ void *shm_pool_find(struct shm_pool *p, uint64_t token);
 void shm_pool_put(struct shm_pool *p, void *e);
 /* Entry i (0 <= i < shm_pool_capacity), used or not. */
 void *shm_pool_at(struct shm_pool *p, uint32_t i);
+/* How many entries exist (used or free). */
 uint32_t shm_pool_capacity(const struct shm_pool *p);
 /* Frees all memory. */
 void shm_pool_destroy(struct shm_pool *p);
@@ -247,6 +255,9 @@ int shm_ctl_flush(int p);
 void shm_ctl_drop(int p);
 
 /* ---- shm_send.c ---------------------------------------------------------------------- */
+/* rt_tp_ops.send: n <= SHM_EAGER_MAX copied (0) or RT_TP_AGAIN; larger: an RTS and
+ * RT_TP_PENDING, or RT_TP_AGAIN. RT_ERR_INTERN if dst is not a node peer or h->len != n,
+ * RT_ERR_PROC_ABORTED once dst was reported failed. */
 int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
 /* Queues a pipelined send (after its CTS) behind the others to the same peer. */
 void shm_stream_start(struct shm_send *s);
@@ -259,17 +270,24 @@ int shm_stream_advance(int p);
 int shm_poll_peer(int p);
 
 /* ---- shm_large.c --------------------------------------------------------------------- */
+/* rt_tp_ops.recv_large: consumes token whatever it returns. 0 when done at once (CMA copy,
+ * n == 0 or buf NULL), RT_TP_PENDING (pipeline: recv_done follows), or an error class. */
 int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq);
 
 /* ---- shm_cma.c ----------------------------------------------------------------------- */
-/* Allows peers to read our memory (Yama) and decides whether we try process_vm_readv
+/* Allows peers to read our memory (PR_SET_PTRACER for Yama) and decides whether we try process_vm_readv
  * (not with SWITCHYARD_SHM_NOCMA=1). */
 void shm_cma_setup(void);
 /* Copies n bytes at addr in process pid to dst. 0, or -errno. */
 int shm_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n);
 
 /* ---- shm_progress.c / shm_wait.c / shm_fail.c / shm_init.c ---------------------------- */
+/* rt_tp_ops.progress: polls the rings (bounded), flushes control records, advances
+ * pipelined sends, reports gone peers; the events handled. 0 when re-entered. */
 int shm_progress(void);
+/* rt_tp_ops.wait: returns when progress() has work, a peer rang, or after timeout_ns
+ * (< 0 or more than SHM_WAIT_MAX_NS: that much). Checks the peers' processes at most
+ * every SHM_ALIVE_NS. */
 void shm_wait(long timeout_ns);
 /* 1 if progress() has something to do now (arrivals, room, local work). */
 int shm_ready(void);
@@ -279,8 +297,12 @@ long long shm_now_ns(void);
 void shm_check_peers(void);
 /* Peer p is gone: fails what is pending with it, then calls env->peer_failed once. */
 void shm_fail_peer(int p);
+/* rt_tp_ops.init: exactly two env->kvs_barrier calls on every rank, whatever happens. */
 int shm_init(const rt_tp_env *env);
+/* rt_tp_ops.reaches: 1 for the other ranks of our node once init succeeded. */
 int shm_reaches(int r);
+/* rt_tp_ops.finalize: drains control records owed to peers still in the job, marks us
+ * left, one env->kvs_barrier, unmaps and frees. Also required after a failed init. */
 void shm_finalize(void);
 
 #endif

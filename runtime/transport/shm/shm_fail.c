@@ -14,6 +14,7 @@ void shm_fail_peer(int p)
     pe->dead = pe->gone = 1;
     shm_ctl_drop(p);
     pe->stream = pe->stream_last = NULL;
+    pe->rts_pending = 0;
     /* Entries do not move, and callbacks may only add entries for other peers. */
     for (i = 0; i < shm_pool_capacity(&shm_g.sends); i++) {
         struct shm_send *s = shm_pool_at(&shm_g.sends, i);

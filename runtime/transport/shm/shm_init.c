@@ -84,7 +84,7 @@ static void release_all(void)
  * still be called (it is collective too). */
 int shm_init(const rt_tp_env *env)
 {
-    char name[160], key[48], val[200];
+    char name[200], key[48];
     int node, first, created = 0, rc, brc;
 
     memset(&shm_g, 0, sizeof shm_g);
@@ -96,14 +96,19 @@ int shm_init(const rt_tp_env *env)
     snprintf(key, sizeof key, "swy.shm.%d", node);
     if (!rc && shm_g.nlocal > 1 && first == env->world_rank) {
         rc = shm_region_create(name, shm_g.nlocal, &shm_g.base, &shm_g.bytes);
+        if (rc == RT_ERR_FILE_EXISTS) { /* a job with the same id (or none) runs here */
+            snprintf(name + strlen(name), sizeof name - strlen(name), "-%ld", (long)getpid());
+            rc = shm_region_create(name, shm_g.nlocal, &shm_g.base, &shm_g.bytes);
+        }
         created = !rc;
         if (env->kvs_put(key, rc ? "fail" : name) < 0 && !rc)
             rc = RT_ERR_OTHER;
     }
     shm_cma_setup(); /* before any peer may read our memory */
     brc = env->kvs_barrier();
-    if (!rc && shm_g.nlocal > 1 && !created) {
-        if (brc < 0 || env->kvs_get(key, val, sizeof val) < 0 || strcmp(val, name) != 0)
+    if (!rc && shm_g.nlocal > 1 && !created) { /* the creator published the name it used */
+        if (brc < 0 || env->kvs_get(key, name, sizeof name) < 0 ||
+            strncmp(name, "/switchyard-", 12) != 0)
             rc = RT_ERR_OTHER;
         else
             rc = shm_region_open(name, shm_g.nlocal, &shm_g.base, &shm_g.bytes);
@@ -142,7 +147,7 @@ static int owed(void)
 {
     int p;
 
-    for (p = 0; p < shm_g.nlocal; p++) {
+    for (p = 0; shm_g.peer && p < shm_g.nlocal; p++) {
         struct shm_peer *pe = &shm_g.peer[p];
 
         if (p != shm_g.me && !pe->dead && (pe->ctl_len || pe->stream) &&
@@ -165,7 +170,8 @@ void shm_finalize(void)
             if (!shm_progress())
                 shm_wait(1000000L);
         }
-        atomic_store_explicit(&shm_g.slot->left, 1, memory_order_release);
+        if (shm_g.slot)
+            atomic_store_explicit(&shm_g.slot->left, 1, memory_order_release);
         shm_g.active = 0;
     }
     env->kvs_barrier();

@@ -7,13 +7,14 @@
 #include "rt_consts.h"
 
 /* FIN: the receiver copied (or dropped) our large send. */
-static void on_fin(const struct shm_rec *r)
+static void on_fin(int p, const struct shm_rec *r)
 {
     struct shm_send *s = shm_pool_find(&shm_g.sends, r->a);
     void *sreq;
 
-    if (!s || s->rtoken) /* stale, or already streaming */
+    if (!s || s->peer != p || s->rtoken) /* stale, or already streaming */
         return;
+    shm_g.peer[p].rts_pending--;
     sreq = s->sreq;
     shm_pool_put(&shm_g.sends, s);
     shm_g.env->send_done(sreq, (int)r->b);
@@ -26,6 +27,7 @@ static void on_cts(int p, const struct shm_rec *r)
 
     if (!s || s->rtoken || s->peer != p || r->b == 0)
         return;
+    shm_g.peer[p].rts_pending--;
     s->rtoken = r->b;
     s->want = r->c < s->len ? r->c : s->len;
     s->off = 0;
@@ -50,7 +52,8 @@ static void on_data(int p, const struct shm_rec *r)
     shm_g.env->recv_done(rreq, 0);
 }
 
-/* RTS: announce a large message; 0 if out of memory (the record stays for later). */
+/* RTS: announces a large message; 0 if out of memory (the record stays for later). The
+ * record is released first: the sender then sees that we may be copying (shm_wait.c). */
 static int on_rts(int p, const struct shm_rec *r)
 {
     struct shm_recv *m;
@@ -64,6 +67,7 @@ static int on_rts(int p, const struct shm_rec *r)
     m->addr = r->a;
     m->len = r->b;
     m->stoken = r->c;
+    shm_ring_release(&shm_g.peer[p].in);
     shm_g.env->incoming(shm_g.peer[p].world, &h, NULL, token);
     return 1;
 }
@@ -88,8 +92,10 @@ int shm_poll_peer(int p)
         } else if (r->type == SHM_RTS) {
             if (!on_rts(p, r))
                 break;
+            n++;
+            continue; /* released already */
         } else if (r->type == SHM_FIN) {
-            on_fin(r);
+            on_fin(p, r);
         } else if (r->type == SHM_CTS) {
             on_cts(p, r);
         } else if (r->type == SHM_DATA) {

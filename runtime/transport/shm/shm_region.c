@@ -39,7 +39,7 @@ static void layout(struct shm_header *h, int nlocal)
     uint64_t pairs = (uint64_t)nlocal * (uint64_t)(nlocal - 1);
     uint64_t ring = SHM_RING_BYTES;
 
-    while (ring > SHM_RING_MIN && pairs * ring > SHM_RINGS_BUDGET)
+    while (ring / 2 >= SHM_RING_MIN && pairs * ring > SHM_RINGS_BUDGET)
         ring /= 2;
     memset(h, 0, sizeof *h);
     h->version = SHM_VERSION;
@@ -61,7 +61,7 @@ int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes)
     layout(&want, nlocal);
     fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0)
-        return RT_ERR_OTHER;
+        return errno == EEXIST ? RT_ERR_FILE_EXISTS : RT_ERR_OTHER;
     if (ftruncate(fd, (off_t)want.total_bytes) < 0) {
         err = errno;
         goto fail;

@@ -15,7 +15,7 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     uint64_t token;
     int p;
 
-    if (!shm_g.active || dst < 0 || dst >= shm_g.env->world_size)
+    if (!shm_g.active || dst < 0 || dst >= shm_g.env->world_size || h->len != (int64_t)n)
         return RT_ERR_INTERN;
     p = shm_g.local_of[dst];
     if (p < 0 || p == shm_g.me)
@@ -57,6 +57,8 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     r->c = token;
     r->h = *h;
     shm_ring_commit(&pe->out);
+    pe->rts_pending++;
+    pe->rts_tail = pe->out.pos;
     shm_bell_ring(pe->slot);
     return RT_TP_PENDING;
 }

@@ -1,5 +1,5 @@
-/* shm_wait.c — wait(): a short poll (spinning, then yielding), then a futex sleep on our doorbell until a peer writes
- * to us or frees room we wait for; while waiting, checks now and then that peers are alive. */
+/* shm_wait.c — wait(): polls (spinning, then yielding; longer while a peer copies our buffer),
+ * then sleeps on our futex doorbell; checks now and then that the peers are alive. */
 #define _GNU_SOURCE
 #include "shm.h"
 
@@ -50,6 +50,22 @@ void shm_check_peers(void)
             shm_g.peer[p].gone = 1;
 }
 
+/* Whether a peer has taken in our latest RTS and not answered yet: it is probably copying
+ * our buffer, and its FIN comes sooner than a sleep and a wake-up would take. */
+static int copy_expected(void)
+{
+    int p;
+
+    for (p = 0; p < shm_g.nlocal; p++) {
+        struct shm_peer *pe = &shm_g.peer[p];
+
+        if (p != shm_g.me && !pe->dead && pe->rts_pending > 0 &&
+            atomic_load_explicit(&pe->out.ctl->head, memory_order_acquire) >= pe->rts_tail)
+            return 1;
+    }
+    return 0;
+}
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -73,7 +89,8 @@ void shm_wait(long timeout_ns)
     /* Poll: first with pause only, then yielding, so that a peer sharing our CPU (more
      * ranks than cores, or both woken onto one CPU) runs instead of us. */
     t0 = now = shm_now_ns();
-    while (now - t0 < SHM_SPIN_NS && now - t0 < timeout_ns) {
+    while (now - t0 < timeout_ns &&
+           (now - t0 < SHM_SPIN_NS || (now - t0 < SHM_SPIN_COPY_NS && copy_expected()))) {
         for (i = 0; i < 32; i++) {
             if (shm_ready())
                 return;

@@ -1,6 +1,7 @@
-/* t_bench.c — for information: one-way latency (ping-pong) and streaming bandwidth between
- * ranks 0 and 1 through the shm transport, the receiver copying out like the engine would.
- * usage: t_bench [-i latency iterations] [-t seconds per bandwidth size] [-c: buffers cycle
+/* t_bench.c — for information: one-way latency, message rate and streaming bandwidth between
+ * ranks 0 and 1 through the shm transport, the receiver copying out like the engine would. */
+
+/* usage: t_bench [-i latency iterations] [-t seconds per bandwidth size] [-c: buffers cycle
  * through 256 MiB on each side, so that the bandwidth is not the cache's] */
 #define _GNU_SOURCE
 #include "tenv.h"
@@ -168,8 +169,8 @@ static double bandwidth(size_t len, double secs, const unsigned char *spool, siz
 
 int main(int argc, char **argv)
 {
-    static const size_t lat_sizes[] = { 0, 8, 64, 1024, 8192 };
-    static const size_t bw_sizes[] = { 4096, 16384, 65536, 262144, 1 << 20, 4 << 20 };
+    static const size_t lat_sizes[] = { 0, 8, 64, 1024, 8192, 16384, 32768, 65536, 1 << 20, 4 << 20 };
+    static const size_t bw_sizes[] = { 4096, 16384, 32768, 65536, 262144, 1 << 20, 4 << 20 };
     int iters = 20000, c, cold = 0;
     size_t pool;
     double secs = 0.5;
@@ -205,6 +206,12 @@ int main(int argc, char **argv)
                 printf("latency %7zu B: one-way %6.2f us median, %6.2f us p99, %6.2f us mean\n",
                        lat_sizes[i], med / 1e3, p99 / 1e3, mean / 1e3);
         }
+        for (i = 0; i < 3; i++) {
+            double mbs = bandwidth(8, secs, sbuf, pool);
+
+            if (T.rank == 0)
+                printf("message rate   8 B: %8.2f M messages/s\n", mbs / 8);
+        }
         for (i = 0; i < sizeof bw_sizes / sizeof *bw_sizes; i++) {
             double mbs = bandwidth(bw_sizes[i], secs, sbuf, pool);
 
@@ -216,7 +223,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     free(sbuf);
-    free(rbuf);
+    free(rpool);
     tenv_finalize();
     return 0;
 }

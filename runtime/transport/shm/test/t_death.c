@@ -1,7 +1,9 @@
-/* t_death.c — peer death: rank 1 kills itself (SIGKILL) holding a large send of rank 0's and
- * a full ring from rank 2; both must see send_done with an error and peer_failed(1) once.
- * usage: t_death RESULT_DIR   (each survivor writes RESULT_DIR/ok.<rank>; mpiexec then
- * reports rank 1's signal and kills the rest, which ignore SIGTERM long enough) */
+/* t_death.c — test of peer death: rank 1 SIGKILLs itself holding a large send of rank 0 and a
+ * full ring from rank 2; they must see send_done with an error and peer_failed(1) once. */
+
+/* usage: t_death RESULT_DIR. Each survivor writes RESULT_DIR/ok.<rank>; mpiexec then reports
+ * rank 1's signal and kills the rest, which ignore SIGTERM long enough. Hydra SIGKILLs them at
+ * once, so this test needs Switchyard's mpiexec. */
 #define _GNU_SOURCE
 #include "tenv.h"
 
@@ -62,6 +64,7 @@ int main(int argc, char **argv)
     tenv_init(1, on_incoming, on_send_done, on_recv_done, on_peer_failed);
     TCHECK(T.size >= 2, "needs 2 ranks or more");
     h.src = T.rank;
+    h.len = 8;
     /* Everyone says hello to everyone: the rings work before the death. */
     for (r = 0; r < T.size; r++)
         if (r != T.rank)
@@ -93,6 +96,7 @@ int main(int argc, char **argv)
     if (T.rank == 0)
         TCHECK(send_dones == 1 && send_err == RT_ERR_PROC_ABORTED, "send_done: %d, err %d",
                send_dones, send_err);
+    h.len = 8;
     rc = rt_tp_shm.send(1, &h, small, 8, NULL);
     TCHECK(rc == RT_ERR_PROC_ABORTED, "send to the dead rank: %d", rc);
     TCHECK(tenv_shm_leftovers() == 0, "/dev/shm holds the job's region");
@@ -101,5 +105,8 @@ int main(int argc, char **argv)
     TCHECK(f != NULL, "cannot write %s", path);
     fprintf(f, "peer_failed(1) after %.0f ms\n", (double)(tenv_now_ns() - t0) / 1e6);
     fclose(f);
+    /* Stay until the launcher kills us: a survivor leaving early would look dead to others. */
+    for (r = 0; r < 100; r++)
+        usleep(100000);
     _exit(0);
 }

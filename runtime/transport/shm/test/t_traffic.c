@@ -1,6 +1,9 @@
 /* t_traffic.c — all-pairs traffic through the shm transport: random sizes 0 B .. max (eager
- * and large), every byte checked, order, truncated/dropped/deferred receives, sync acks.
- * usage: t_traffic [-m msgs per pair] [-M max bytes] [-N simulated nodes] [-s seed] [-w window] */
+ * and large), every byte checked, order, truncated/dropped/deferred receives, sync acks. */
+
+/* usage: t_traffic [-m msgs per pair] [-M max bytes] [-N simulated nodes] [-s seed] [-w window]
+ *        [-D: odd ranks make themselves non-dumpable, so that (without CAP_SYS_PTRACE)
+ *         process_vm_readv from them fails with EPERM and receivers fall back to the pipeline] */
 #define _GNU_SOURCE
 #include "tenv.h"
 #include "shm.h" /* white box: which large-message path ran (shm_g.cma) */
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #define GUARD 64
@@ -43,6 +47,7 @@ struct ackrec {
 static int nmsg = 120, nodes = 1;
 static size_t maxlen = 4u << 20, window = 24u << 20;
 static uint64_t seed0 = 1;
+static int undumpable;
 
 static int *sent_k, *recv_k, *acks_want, *acks_got;   /* per world rank */
 static unsigned char **acked;                          /* [peer][k] */
@@ -292,7 +297,7 @@ static int finished(void)
 static void run(void)
 {
     uint64_t rs = seed0 ^ (uint64_t)T.rank << 32;
-    int r, i, made, rounds = 0;
+    int r, i, made;
 
     while (!finished()) {
         made = 0;
@@ -320,7 +325,6 @@ static void run(void)
         made += rt_tp_shm.progress();
         if (!made)
             rt_tp_shm.wait(1000000L);
-        rounds++;
     }
     for (r = 0; r < T.size; r++)
         TCHECK(!local_peer(r) || acks_got[r] == acks_want[r], "acks from %d: %d of %d", r,
@@ -332,8 +336,9 @@ int main(int argc, char **argv)
     long long t0, t1;
     int c, r;
 
-    while ((c = getopt(argc, argv, "m:M:N:s:w:")) != -1) {
+    while ((c = getopt(argc, argv, "m:M:N:s:w:D")) != -1) {
         switch (c) {
+        case 'D': undumpable = 1; break;
         case 'm': nmsg = atoi(optarg); break;
         case 'M': maxlen = strtoul(optarg, NULL, 0); break;
         case 'N': nodes = atoi(optarg); break;
@@ -345,6 +350,8 @@ int main(int argc, char **argv)
     if (nmsg > (1 << 20) - 1)
         nmsg = (1 << 20) - 1;
     tenv_init(nodes, on_incoming, on_send_done, on_recv_done, on_peer_failed);
+    if (undumpable && T.rank % 2)
+        TCHECK(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0, "PR_SET_DUMPABLE");
     sent_k = calloc((size_t)T.size, sizeof *sent_k);
     recv_k = calloc((size_t)T.size, sizeof *recv_k);
     acks_want = calloc((size_t)T.size, sizeof *acks_want);

@@ -14,6 +14,8 @@
 #include "pmi.h"
 
 struct tenv T;
+static char before[16][256]; /* entries of the job in /dev/shm before init (not ours) */
+static int nbefore;
 
 void tfail(const char *fmt, ...)
 {
@@ -25,6 +27,43 @@ void tfail(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "[%d] FAIL: %s\n", T.rank, msg);
     rt__pmi_abort(3, msg);
+}
+
+/* Calls fn for each entry of /dev/shm whose name contains the job id; the count. */
+static int each_entry(void (*fn)(const char *))
+{
+    DIR *d = opendir("/dev/shm");
+    struct dirent *e;
+    int n = 0;
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, T.jobid)) {
+            fn(e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+static void remember(const char *name)
+{
+    if (nbefore < (int)(sizeof before / sizeof *before))
+        snprintf(before[nbefore++], sizeof *before, "%s", name);
+}
+
+static int leftovers;
+
+static void complain(const char *name)
+{
+    int i;
+
+    for (i = 0; i < nbefore; i++)
+        if (strcmp(before[i], name) == 0)
+            return;
+    fprintf(stderr, "[%d] leftover /dev/shm/%s\n", T.rank, name);
+    leftovers++;
 }
 
 static int kvs_put(const char *key, const char *value)
@@ -46,7 +85,7 @@ void tenv_init(int nodes, void (*incoming)(int, const rt_msg_hdr *, const void *
                void (*send_done)(void *, int), void (*recv_done)(void *, int),
                void (*peer_failed)(int))
 {
-    const char *id = getenv("SWITCHYARD_JOBID");
+    const char *id = getenv("TENV_JOBID") ? getenv("TENV_JOBID") : getenv("SWITCHYARD_JOBID");
     int appnum, r, rc;
 
     if (rt__pmi_init(&T.rank, &T.size, &appnum) < 0) {
@@ -83,6 +122,7 @@ void tenv_init(int nodes, void (*incoming)(int, const rt_msg_hdr *, const void *
     T.env.peer_failed = peer_failed;
     TCHECK(rt_tp_shm.version == RT_TP_VERSION && rt_tp_shm.size == sizeof(rt_tp_ops),
            "ops table version");
+    each_entry(remember); /* not ours: ignored by tenv_shm_leftovers */
     rc = rt_tp_shm.init(&T.env);
     TCHECK(rc == 0, "shm init: %d", rc);
     TCHECK(rt__pmi_barrier() == 0, "barrier"); /* the creator unlinks after init's barrier */
@@ -104,19 +144,9 @@ void tenv_finalize(void)
 
 int tenv_shm_leftovers(void)
 {
-    DIR *d = opendir("/dev/shm");
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return 0;
-    while ((e = readdir(d)))
-        if (strstr(e->d_name, T.jobid)) {
-            fprintf(stderr, "[%d] leftover /dev/shm/%s\n", T.rank, e->d_name);
-            n++;
-        }
-    closedir(d);
-    return n;
+    leftovers = 0;
+    each_entry(complain);
+    return leftovers;
 }
 
 static uint64_t mix(uint64_t z)

@@ -20,7 +20,7 @@ extern struct tenv T;
 _Noreturn void tfail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define TCHECK(cond, ...) do { if (!(cond)) tfail(__VA_ARGS__); } while (0)
 
-/* PMI init, the job id (SWITCHYARD_JOBID, else one made by rank 0 and shared), node_of with
+/* PMI init, the job id (TENV_JOBID, SWITCHYARD_JOBID, else one made by rank 0), node_of with
  * `nodes` simulated nodes (rank r on node r * nodes / size), then rt_tp_shm.init with the
  * given callbacks. Fails the job on error. */
 void tenv_init(int nodes, void (*incoming)(int, const rt_msg_hdr *, const void *, uint64_t),
@@ -28,7 +28,7 @@ void tenv_init(int nodes, void (*incoming)(int, const rt_msg_hdr *, const void *
                void (*peer_failed)(int));
 /* rt_tp_shm.finalize, checks that /dev/shm holds nothing of the job, PMI finalize. */
 void tenv_finalize(void);
-/* Entries of /dev/shm whose name contains the job id. */
+/* Entries of /dev/shm whose name contains the job id, except those there before init. */
 int tenv_shm_leftovers(void);
 
 /* Fills / checks n bytes of the pattern named by seed starting at byte 0. tenv_check returns
