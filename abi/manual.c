@@ -3,7 +3,6 @@
  * MPI_Abi_*. */
 #include <string.h>
 
-#include "abi_info.h"
 #include "conv.h"
 
 #define HANDLE_CLASSES(X)                                                                                   \
@@ -42,55 +41,10 @@ DEFINE_STATUS_CONV(MPI_Status_f082c, MPI_F08_status, MPI_Status)
 DEFINE_STATUS_CONV(MPI_Status_f2f08, MPI_Fint, MPI_F08_status)
 DEFINE_STATUS_CONV(MPI_Status_f082f, MPI_F08_status, MPI_Fint)
 
-FACE_API int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
-{
-    if (!abi_major || !abi_minor)
-        return af_error_code_out(rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_version", "an output argument is a null pointer"));
-    *abi_major = MPI_ABI_VERSION;
-    *abi_minor = MPI_ABI_SUBVERSION;
-    return MPI_SUCCESS;
-}
-
-FACE_API int PMPI_Abi_get_info(MPI_Info *info)
-{
-    rt_info *i = NULL;
-    int err = info ? fs_abi_info(&i, "MPI_Abi_get_info", (int)sizeof(MPI_Aint), (int)sizeof(MPI_Count), (int)sizeof(MPI_Offset))
-                   : rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_info", "argument 'info' is a null pointer");
-    if (!err)
-        *info = af_info_out(i);
-    return af_error_code_out(err);
-}
-
-FACE_API int PMPI_Abi_get_fortran_info(MPI_Info *info)
-{
-    rt_info *i = NULL;
-    int err = info ? fs_abi_fortran_info(&i, "MPI_Abi_get_fortran_info")
-                   : rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_fortran_info", "argument 'info' is a null pointer");
-    if (!err)
-        *info = af_info_out(i);
-    return af_error_code_out(err);
-}
-
-FACE_API int PMPI_Abi_set_fortran_info(MPI_Info info)
-{
-    rt_info *i = NULL;
-    int err = af_info_in(NULL, "MPI_Abi_set_fortran_info", "info", info, 0, &i);
-    return af_error_code_out(err ? err : fs_abi_set_fortran_info(i, "MPI_Abi_set_fortran_info"));
-}
-
-FACE_API int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set)
-{
-    return af_error_code_out(fs_abi_get_fortran_booleans(logical_size, logical_true, logical_false, is_set));
-}
-
-FACE_API int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)
-{
-    return af_error_code_out(fs_abi_set_fortran_booleans(logical_size, logical_true, logical_false));
-}
-
-FACE_API int MPI_Abi_get_version(int *, int *) __attribute__((weak, alias("PMPI_Abi_get_version")));
-FACE_API int MPI_Abi_get_info(MPI_Info *) __attribute__((weak, alias("PMPI_Abi_get_info")));
-FACE_API int MPI_Abi_get_fortran_info(MPI_Info *) __attribute__((weak, alias("PMPI_Abi_get_fortran_info")));
-FACE_API int MPI_Abi_set_fortran_info(MPI_Info) __attribute__((weak, alias("PMPI_Abi_set_fortran_info")));
-FACE_API int MPI_Abi_get_fortran_booleans(int, void *, void *, int *) __attribute__((weak, alias("PMPI_Abi_get_fortran_booleans")));
-FACE_API int MPI_Abi_set_fortran_booleans(int, void *, void *) __attribute__((weak, alias("PMPI_Abi_set_fortran_booleans")));
+/* The standard ABI this library implements. */
+#define FACE_INFO_IN af_info_in
+#define FACE_INFO_OUT af_info_out
+#define FACE_ERR_OUT af_error_code_out
+#define FACE_ABI_MAJOR MPI_ABI_VERSION
+#define FACE_ABI_MINOR MPI_ABI_SUBVERSION
+#include "abi_procs.inc"

@@ -136,56 +136,11 @@ FACE_API struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES = (struct MPI
 
 /* ------------------------------------------------------------ MPI_Abi_* */
 
-#include "abi_info.h"
-
-/* This library has the MPICH ABI, not the standard ABI: -1, as MPI-5.0 asks. */
-FACE_API int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
-{
-    if (!abi_major || !abi_minor)
-        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_version", "an output argument is a null pointer"));
-    *abi_major = -1;
-    *abi_minor = -1;
-    return MPI_SUCCESS;
-}
-
-FACE_API int PMPI_Abi_get_info(MPI_Info *info)
-{
-    rt_info *i = NULL;
-    int err = info ? fs_abi_info(&i, "MPI_Abi_get_info", 8, 8, 8) : rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_info", "argument 'info' is a null pointer");
-    if (!err)
-        *info = cf_info_out(i);
-    return cf_error_code_out(err);
-}
-
-FACE_API int PMPI_Abi_get_fortran_info(MPI_Info *info)
-{
-    rt_info *i = NULL;
-    int err = info ? fs_abi_fortran_info(&i, "MPI_Abi_get_fortran_info") : rt_raise(NULL, RT_ERR_ARG, "MPI_Abi_get_fortran_info", "argument 'info' is a null pointer");
-    if (!err)
-        *info = cf_info_out(i);
-    return cf_error_code_out(err);
-}
-
-FACE_API int PMPI_Abi_set_fortran_info(MPI_Info info)
-{
-    rt_info *i = NULL;
-    int err = cf_info_in(NULL, "MPI_Abi_set_fortran_info", "info", info, 0, &i);
-    return cf_error_code_out(err ? err : fs_abi_set_fortran_info(i, "MPI_Abi_set_fortran_info"));
-}
-
-FACE_API int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set)
-{
-    return cf_error_code_out(fs_abi_get_fortran_booleans(logical_size, logical_true, logical_false, is_set));
-}
-
-FACE_API int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)
-{
-    return cf_error_code_out(fs_abi_set_fortran_booleans(logical_size, logical_true, logical_false));
-}
-
-FACE_API int MPI_Abi_get_version(int *, int *) __attribute__((weak, alias("PMPI_Abi_get_version")));
-FACE_API int MPI_Abi_get_info(MPI_Info *) __attribute__((weak, alias("PMPI_Abi_get_info")));
-FACE_API int MPI_Abi_get_fortran_info(MPI_Info *) __attribute__((weak, alias("PMPI_Abi_get_fortran_info")));
-FACE_API int MPI_Abi_set_fortran_info(MPI_Info) __attribute__((weak, alias("PMPI_Abi_set_fortran_info")));
-FACE_API int MPI_Abi_get_fortran_booleans(int, void *, void *, int *) __attribute__((weak, alias("PMPI_Abi_get_fortran_booleans")));
-FACE_API int MPI_Abi_set_fortran_booleans(int, void *, void *) __attribute__((weak, alias("PMPI_Abi_set_fortran_booleans")));
+/* This library has the MPICH ABI, not the standard ABI: MPI_Abi_get_version gives -1, as
+ * MPI-5.0 asks of such libraries. */
+#define FACE_INFO_IN cf_info_in
+#define FACE_INFO_OUT cf_info_out
+#define FACE_ERR_OUT cf_error_code_out
+#define FACE_ABI_MAJOR -1
+#define FACE_ABI_MINOR -1
+#include "abi_procs.inc"

@@ -174,3 +174,24 @@ rt_aint rt_Aint_add(rt_aint base, rt_aint disp)
 {
     return (rt_aint)((uintptr_t)base + (uintptr_t)disp);
 }
+
+/* MPI_Get_hw_resource_info (MPI-4.1): a new info describing the hardware this process runs
+ * on. The keys are the implementation's to choose: the node's name, its online processors
+ * and memory, and the resource type MPI_Comm_split_type understands. */
+int rt_Get_hw_resource_info(rt_info **hw_info)
+{
+    char v[64];
+    int err = rt_Info_create(hw_info);
+    if (err)
+        return err;
+    if (gethostname(v, sizeof v) == 0) {
+        v[sizeof v - 1] = '\0';
+        rt__info_put(*hw_info, "mpi_hw_node", v);
+    }
+    snprintf(v, sizeof v, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    rt__info_put(*hw_info, "mpi_hw_processors", v);
+    snprintf(v, sizeof v, "%lld", (long long)sysconf(_SC_PHYS_PAGES) * (long long)sysconf(_SC_PAGESIZE));
+    rt__info_put(*hw_info, "mpi_hw_memory_bytes", v);
+    rt__info_put(*hw_info, "mpi_hw_resource_type", "mpi_shared_memory");
+    return RT_SUCCESS;
+}
