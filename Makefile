@@ -46,13 +46,17 @@ check: deps
 	@$(MAKE) --no-print-directory tests
 	python3 tests/run.py --build $(BUILD)
 
-# The whole suite built and run with AddressSanitizer and UndefinedBehaviorSanitizer. Test
-# programs are not instrumented, so the sanitizers' runtimes are preloaded into them; leaks
-# are valgrind's business (tests end without freeing on purpose).
+# The whole suite built and run with AddressSanitizer and UndefinedBehaviorSanitizer: the
+# libraries, mpiexec and the test programs (through the wrappers) are instrumented; programs
+# built elsewhere (by MPICH's mpicc) get the runtimes preloaded by their tests. Leaks are
+# valgrind's business (tests end without freeing on purpose).
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+check-sanitize: export SWITCHYARD_WRAPPER_FLAGS = $(SANFLAGS)
+check-sanitize: export ASAN_OPTIONS = detect_leaks=0:halt_on_error=1:handle_segv=0
+check-sanitize: export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 check-sanitize:
-	$(MAKE) BUILD=build-san OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" deps tests
+	$(MAKE) BUILD=build-san OPT=-O1 SAN="$(SANFLAGS)" deps tests
 	SWITCHYARD_TEST_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
-	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	python3 tests/run.py --build build-san
 
 coverage: libs

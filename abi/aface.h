@@ -36,6 +36,9 @@ static inline void *af_buffer_in(const void *p)
     return (void *)p;
 }
 
+/* MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY are (int *)10 and 11, as the runtime's. */
+#define af_weights_in(w) ((int *)(w))
+
 /* MPI_STATUS_IGNORE is NULL in the standard ABI. */
 #define af_status_ignored(s) ((s) == MPI_STATUS_IGNORE)
 #define af_statuses_ignored(s) ((s) == MPI_STATUSES_IGNORE)

@@ -57,6 +57,8 @@ def c_param(p, large):
         return '%s%s *%s' % ('const ' if p.dir == 'in' else '', base, n)
     if isinstance(p.length, list):
         return '%s %s[][%s]' % (base, n, p.length[1])
+    if p.is_array and k.map == 'weights':  # a pointer, not []: MPI_UNWEIGHTED may be passed
+        return '%s%s *%s' % (const if p.dir == 'in' else '', base, n)
     if p.is_array:
         return '%s%s %s[]' % (const if p.dir == 'in' else '', base, n)
     if p.dir == 'in' or p.pointer is False:

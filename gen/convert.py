@@ -78,7 +78,7 @@ def body(proc, large, face):
             continue
         if cls == 'handle':
             h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
-            nullok = '1' if (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_'))) else '0'
+            nullok = '1' if (p.optional or (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_')))) else '0'
             if p.dir == 'in' and p.length == '*':
                 args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
             elif p.dir == 'in' and not p.is_array:
@@ -197,7 +197,9 @@ def _number(proc, F, p, large, names, decls, pre, args, post, errobj):
     rt_t = cdecl.rt_scalar_type(p)
     m = k.map
     if p.is_array:
-        if k.poly:
+        if m == 'weights':
+            args.append('%s_weights_in(%s)' % (F, n))
+        elif k.poly:
             args.append('(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1))
         elif isinstance(p.length, list):
             args.append('(%sint *)%s' % ('const ' if p.dir == 'in' else '', n))

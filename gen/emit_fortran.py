@@ -180,6 +180,8 @@ def conversion(proc):
                 locals_.append('MPI_Aint c_%s = 0;' % n)
                 args.append('&c_%s' % n)
                 post.append('*%s = (MPI_Fint)c_%s;' % (n, n))
+        elif k.map == 'weights':
+            args.append('ff_weights(%s)' % n)
         elif p.is_array or p.dir != 'in' or p.pointer:
             args.append('(%s)%s' % (_cptr(p), n))
         else:

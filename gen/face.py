@@ -32,7 +32,7 @@ def face_value(c, face):
 
 def maps(spec, face):
     """name -> (members [(face value, rt value, name)], kind) for every map a kind uses."""
-    used = {k.map for k in spec.kinds.values() if k.map}
+    used = {k.map for k in spec.kinds.values() if k.map and k.map != 'weights'}
     by_name = {c.name: c for c in spec.constants}
     out = {}
     for m in sorted(used):

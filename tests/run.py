@@ -112,8 +112,6 @@ def run_test(test, build):
         return status, f"{status} {label}: {reason}"
     env = dict(os.environ)
     env["BUILD"] = build
-    if os.environ.get("SWITCHYARD_TEST_PRELOAD"):  # sanitized libraries: their runtime first
-        env["LD_PRELOAD"] = os.environ["SWITCHYARD_TEST_PRELOAD"]
     env.update(test.env)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()

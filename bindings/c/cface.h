@@ -33,6 +33,16 @@ int cf_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int c
 /* MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC have the runtime's values in this ABI. */
 #define cf_buffer_in(p) (p)
 
+/* MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY are exported objects in this ABI. */
+static inline int *cf_weights_in(const int *w)
+{
+    if (w == MPI_UNWEIGHTED)
+        return RT_UNWEIGHTED;
+    if (w == MPI_WEIGHTS_EMPTY)
+        return RT_WEIGHTS_EMPTY;
+    return (int *)w;
+}
+
 #define cf_status_ignored(s) ((s) == MPI_STATUS_IGNORE)
 #define cf_statuses_ignored(s) ((s) == MPI_STATUSES_IGNORE)
 void cf_status_in(const MPI_Status *s, rt_status *r);

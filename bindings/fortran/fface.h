@@ -20,6 +20,16 @@ static inline void *ff_buf(void *p)
         return MPI_IN_PLACE;
     return p;
 }
+extern struct ff_int_block { MPI_Fint v; } mpifcmb5_, mpifcmb9_;
+/* MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY of mpif.h (common blocks) to the C face's markers. */
+static inline int *ff_weights(MPI_Fint *w)
+{
+    if ((void *)w == (void *)&mpifcmb5_)
+        return MPI_UNWEIGHTED;
+    if ((void *)w == (void *)&mpifcmb9_)
+        return MPI_WEIGHTS_EMPTY;
+    return (int *)w;
+}
 #define ff_status_ignored(s) ((void *)(s) == (void *)mpipriv1_.status_ignore)
 #define ff_statuses_ignored(s) ((void *)(s) == (void *)mpipriv2_.statuses_ignore)
 

@@ -1,5 +1,5 @@
-/* comm.c — communicators, minimal for now: the builtin MPI_COMM_WORLD and MPI_COMM_SELF,
- * size, rank, inter-communicator test and names. */
+/* comm.c — communicators: the builtin MPI_COMM_WORLD and MPI_COMM_SELF (and MPI_GROUP_EMPTY),
+ * the destructor, size, rank, inter-communicator test and names. */
 #include "rt_internal.h"
 
 #define COMM(id) ((rt_comm *)rt_builtins[id])
@@ -19,6 +19,10 @@ void rt__comm_builtins_init(void)
 {
     builtin_setup(COMM(RT_B_COMM_WORLD), "MPI_COMM_WORLD");
     builtin_setup(COMM(RT_B_COMM_SELF), "MPI_COMM_SELF");
+    rt_group *empty = (rt_group *)rt_builtins[RT_B_GROUP_EMPTY];
+    empty->size = 0;
+    empty->rank = RT_UNDEFINED;
+    empty->ranks = NULL;
 }
 
 /* At init: WORLD takes this process's place in the job (rt__g.world); SELF maps its one
@@ -27,24 +31,31 @@ void rt__comm_builtins_init(void)
 void rt__comm_init(void)
 {
     static int self_world[1];
+    static struct rt_comm world_coll, self_coll; /* their collective-context views */
     COMM(RT_B_COMM_WORLD)->size = rt__g.world.size;
     COMM(RT_B_COMM_WORLD)->rank = rt__g.world.rank;
     COMM(RT_B_COMM_WORLD)->ctx = 0;
     self_world[0] = rt__g.world.rank;
     COMM(RT_B_COMM_SELF)->world = self_world;
     COMM(RT_B_COMM_SELF)->ctx = 2;
+    rt__comm_views_init(COMM(RT_B_COMM_WORLD), &world_coll);
+    rt__comm_views_init(COMM(RT_B_COMM_SELF), &self_coll);
 }
 
-/* At finalize: WORLD and SELF drop user error handlers (releasing them). */
+/* At finalize: WORLD and SELF drop user error handlers and hints (releasing them). */
 void rt__comm_finalize(void)
 {
     rt_errhandler *fatal = (rt_errhandler *)rt_builtins[RT_B_ERRORS_ARE_FATAL];
 
     rt__errhandler_replace(&COMM(RT_B_COMM_WORLD)->errh, fatal);
     rt__errhandler_replace(&COMM(RT_B_COMM_SELF)->errh, fatal);
+    rt__obj_release((rt_obj *)COMM(RT_B_COMM_WORLD)->info);
+    rt__obj_release((rt_obj *)COMM(RT_B_COMM_SELF)->info);
+    COMM(RT_B_COMM_WORLD)->info = COMM(RT_B_COMM_SELF)->info = NULL;
 }
 
-/* Destructor of a user communicator: releases its error handler. */
+/* Destructor of a user communicator: releases its error handler, gives back its context
+ * id, frees its maps, views, topology and hints. */
 void rt__comm_destroy(rt_obj *o)
 {
     rt_comm *c = (rt_comm *)o;
@@ -52,6 +63,7 @@ void rt__comm_destroy(rt_obj *o)
     if (c->errh)
         rt__obj_release(&c->errh->obj);
     c->errh = NULL;
+    rt__comm_free_parts(c);
 }
 
 /* RT_SUCCESS if comm is a live communicator; else raises RT_ERR_COMM naming fn and
@@ -105,7 +117,7 @@ int rt_Comm_rank(rt_comm *comm, int *rank)
     return RT_SUCCESS;
 }
 
-/* MPI_Comm_test_inter: *flag = 1 for an inter-communicator (none exist yet), else 0. */
+/* MPI_Comm_test_inter: *flag = 1 for an inter-communicator, else 0. */
 int rt_Comm_test_inter(rt_comm *comm, int *flag)
 {
     int err;

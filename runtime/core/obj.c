@@ -42,6 +42,7 @@ static void (*const class_dtor[RT_CLASS_COUNT])(rt_obj *) = {
     [RT_CLASS_COMM] = rt__comm_destroy,
     [RT_CLASS_INFO] = rt__info_destroy,
     [RT_CLASS_DATATYPE] = rt__type_destroy,
+    [RT_CLASS_GROUP] = rt__group_destroy,
     [RT_CLASS_REQUEST] = rt__request_destroy,
     [RT_CLASS_MESSAGE] = rt__message_destroy,
 };

@@ -46,7 +46,22 @@ struct rt_comm {
     int *world;                  /* world[r]: world rank of rank r (remote group for inter-
                                     communicators); NULL = the identity (MPI_COMM_WORLD) */
     struct rt__bsend_buf *bbuf;  /* buffer attached to this communicator (MPI-4.1), or NULL */
+    int *lworld;                 /* inter-communicators: lworld[r] = world rank of local rank r;
+                                    NULL for intra-communicators (their local group is world) */
+    struct rt_comm *coll;        /* internal view of the collective context (ctx + 1) over the
+                                    remote group (intra: the group); NULL until set up */
+    struct rt_comm *lcoll;       /* inter-communicators: the collective context over the local
+                                    group (same ctx + 1, own tags); NULL for intra-communicators */
+    struct rt__topo *topo;       /* Cartesian, graph or distributed-graph topology, or NULL */
+    rt_info *info;               /* hints set by the user (owned), or NULL */
+    uint8_t owns_ctx;            /* 1: ctx / 2 was taken from this process's free ids */
 };
+
+/* The world rank of rank r of comm's local group. */
+static inline int rt__comm_local_world(const rt_comm *comm, int r)
+{
+    return comm->lworld ? comm->lworld[r] : comm->world ? comm->world[r] : r;
+}
 
 /* The world rank of rank r of comm's (remote, for inter-communicators) group. */
 static inline int rt__comm_world_rank(const rt_comm *comm, int r)
@@ -75,8 +90,15 @@ struct rt_win { rt_obj obj; rt_errhandler *errh; };
 struct rt_file { rt_obj obj; rt_errhandler *errh; };
 struct rt_session { rt_obj obj; rt_errhandler *errh; };
 
+/* A group: an ordered list of world ranks. MPI_GROUP_EMPTY is the builtin of size 0. */
+struct rt_group {
+    rt_obj obj;
+    int size;
+    int rank;        /* this process's rank in the group, RT_UNDEFINED if not a member */
+    int *ranks;      /* ranks[i]: world rank of group rank i (owned; NULL when size is 0) */
+};
+
 /* Classes not implemented yet: only the header, so that their builtins exist. */
-struct rt_group { rt_obj obj; };
 struct rt_op { rt_obj obj; };
 
 /* A contiguous run of bytes inside one element of a datatype. */
@@ -294,6 +316,121 @@ void rt__comm_finalize(void);
 void rt__comm_destroy(rt_obj *o);
 /* RT_SUCCESS if comm is a live communicator, else raises RT_ERR_COMM for fn. */
 int rt__comm_check(const rt_comm *comm, const char *fn);
+
+/* ------------------------------------------------------------ groups (group.c) */
+
+/* A new group of the n world ranks in ranks, which it adopts (malloc'ed; freed on failure
+ * and for n == 0, which gives MPI_GROUP_EMPTY). NULL when out of memory. */
+rt_group *rt__group_adopt(int n, int *ranks);
+/* Drops a reference to g (NULL and builtins: nothing); the last frees its rank list. */
+void rt__group_release(rt_group *g);
+/* Destructor of groups (frees the rank list; safe to call twice). */
+void rt__group_destroy(rt_obj *o);
+/* Compares two ordered lists of world ranks: RT_IDENT (same members, same order),
+ * RT_SIMILAR (same members) or RT_UNEQUAL. */
+int rt__ranks_compare(int n1, const int *a, int n2, const int *b);
+/* The index of world rank w in ranks[0..n), or -1. */
+int rt__ranks_find(int n, const int *ranks, int w);
+/* A new array over the world ranks: inv[w] = the index of w in ranks[0..n), -1 if absent.
+ * NULL when out of memory. */
+int *rt__ranks_inverse(int n, const int *ranks);
+
+/* ------------------------------------------------------------ internal collectives
+ * (coll_internal.c): communicator management talks over a communicator's collective context
+ * (ctx + 1) through the internal views comm->coll / comm->lcoll, with reserved tags. */
+
+#define RT__TAG_COLL (-1000)   /* internal collectives over a (local) group */
+#define RT__TAG_INTER (-1001)  /* leader-to-leader traffic across an inter-communicator */
+/* Tags <= RT__TAG_RESERVED on a collective context belong to communicator management;
+ * Comm_create_group and Intercomm_create use the user's (non-negative) tag there. */
+#define RT__TAG_RESERVED (-1000)
+
+/* The participants of an internal collective: n processes of view cc. */
+typedef struct rt__team {
+    rt_comm *cc;        /* an internal view: comm->coll (intra) or comm->lcoll (inter) */
+    int n, me;          /* number of participants, this process's index among them */
+    const int *rank;    /* rank[i]: participant i's rank in cc; NULL: i itself */
+    int tag;
+} rt__team;
+
+/* The team of all of comm's local group on its collective context (tag RT__TAG_COLL). */
+rt__team rt__team_of(rt_comm *comm);
+/* Combines `bytes` bytes at in into inout (an allreduce operation). */
+typedef void (*rt__reduce_fn)(void *inout, const void *in, size_t bytes);
+/* Bitwise AND of 32-bit words. */
+void rt__op_band(void *inout, const void *in, size_t bytes);
+/* The internal collectives. Each returns RT_SUCCESS or an error class (nothing raised). */
+int rt__coll_barrier(const rt__team *t);
+int rt__coll_bcast(const rt__team *t, void *buf, size_t bytes, int root);
+int rt__coll_allreduce(const rt__team *t, void *buf, size_t bytes, rt__reduce_fn op);
+/* all (t->n * bytes) = every participant's `bytes` bytes at mine, in participant order. */
+int rt__coll_allgather(const rt__team *t, const void *mine, void *all, size_t bytes);
+/* all = the concatenation of bytes[i] bytes from each participant i (bytes known to all). */
+int rt__coll_allgatherv(const rt__team *t, const void *mine, void *all, const size_t *bytes);
+/* Sends sbytes at sbuf to rank peer of view cc and receives exactly rbytes from it. */
+int rt__coll_exchange(rt_comm *cc, int peer, int tag, const void *sbuf, size_t sbytes, void *rbuf,
+                      size_t rbytes);
+
+/* ------------------------------------------------------------ communicator creation
+ * (comm_create.c, comm_inter.c) */
+
+/* Context ids are handed out in pairs: id i gives ctx 2i (point-to-point) and 2i + 1
+ * (collective). WORLD has id 0, SELF id 1. Each process keeps a bitmap of its free ids;
+ * the members of a new communicator agree on the lowest id free at all of them. */
+#define RT__CTX_IDS 8192
+#define RT__CTX_WORDS (RT__CTX_IDS / 32)
+/* Copies this process's free-id bitmap into mask (RT__CTX_WORDS words). */
+void rt__ctx_mask(uint32_t *mask);
+/* The lowest id set in mask, or -1 when none is. */
+int rt__ctx_lowest(const uint32_t *mask);
+/* Agrees on a new id over the whole of comm (both groups of an inter-communicator):
+ * *id = the lowest id free at every process, or -1 when there is none (the same answer
+ * everywhere). Returns RT_SUCCESS or an error class. */
+int rt__ctx_agree(rt_comm *comm, int *id);
+/* A new communicator with context id `id` (taken from the free ids), error handler inherited
+ * from parent (may be NULL: MPI_ERRORS_ARE_FATAL), local group size/rank, remote group
+ * world ranks world[0..n) (owned; n = size for intra-communicators), and for
+ * inter-communicators (remote_size > 0) the local group's world ranks lworld (owned).
+ * NULL when out of memory (the arrays are freed). */
+rt_comm *rt__comm_new(rt_comm *parent, int id, int size, int rank, int *world, int remote_size, int *lworld);
+/* Gives back comm's context id and frees what rt__comm_new allocated (comm.c's destructor). */
+void rt__comm_free_parts(rt_comm *comm);
+/* Sets up the internal views of a builtin communicator (at init). */
+void rt__comm_views_init(rt_comm *comm, rt_comm *coll);
+/* Copies src's hints into a new info object (src may be NULL: empty); NULL when out of
+ * memory. */
+rt_info *rt__info_copy(const rt_info *src);
+/* RT_SUCCESS if comm is an intra-communicator; else raises RT_ERR_COMM naming fn. */
+int rt__comm_check_intra(rt_comm *comm, const char *fn, const char *arg);
+
+/* Of n (color, key) pairs ck[2r], ck[2r + 1] (r: rank in a group whose world ranks are
+ * world[]), the world ranks of those with `color` ordered by key then r, into *out (a new
+ * array); *count = how many, *pos = the place of r == me (-1: absent). RT_SUCCESS or
+ * RT_ERR_NO_MEM. */
+int rt__split_members(const int *ck, int n, int color, const int *world, int me, int **out, int *count,
+                      int *pos);
+/* Returned by the rt__inter_* creation helpers when no context id is free everywhere. */
+#define RT__NO_IDS (-1)
+
+/* Inter-communicators (comm_inter.c): the local leader (local rank 0) swaps `mbytes` bytes
+ * with the remote leader, which the local group then receives in theirs (tbytes). */
+int rt__inter_swap(rt_comm *inter, const void *mine, size_t mbytes, void *theirs, size_t tbytes);
+/* MPI_Comm_dup / MPI_Comm_split / MPI_Comm_create on an inter-communicator; *newcomm may
+ * be NULL (MPI_COMM_NULL). Return RT_SUCCESS, RT__NO_IDS or an error class (nothing
+ * raised). */
+int rt__inter_dup(rt_comm *comm, rt_comm **newcomm);
+int rt__inter_split(rt_comm *comm, int color, int key, rt_comm **newcomm);
+int rt__inter_create(rt_comm *comm, rt_group *group, rt_comm **newcomm);
+
+/* ------------------------------------------------------------ topologies (topo*.c) */
+
+/* A deep copy of topology t (NULL: NULL); *ok = 0 when out of memory. */
+struct rt__topo *rt__topo_dup(const struct rt__topo *t, int *ok);
+/* Frees topology t (NULL: nothing). */
+void rt__topo_free(struct rt__topo *t);
+/* What the weights argument of the distributed-graph calls is: 0 = an array of weights,
+ * 1 = MPI_UNWEIGHTED, 2 = MPI_WEIGHTS_EMPTY. */
+int rt_weights_kind(const int *weights);
 
 /* ------------------------------------------------------------ attributes (attr.c) */
 

@@ -127,6 +127,9 @@ int rt_state(void);
 /* Sentinel buffer values the faces map MPI_IN_PLACE / MPI_BUFFER_AUTOMATIC to. */
 #define RT_IN_PLACE ((void *)(intptr_t)-1)
 #define RT_BUFFER_AUTOMATIC ((void *)(intptr_t)-2)
+/* Sentinel weight arrays the faces map MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY to. */
+#define RT_UNWEIGHTED ((int *)(intptr_t)10)
+#define RT_WEIGHTS_EMPTY ((int *)(intptr_t)11)
 
 /* Error codes the faces pass through unchanged: instances of raised errors
  * (RT_ERRINST_BIT | seq << 8 | class, in 0x10000000..0x1fffffff) and user classes and codes
