@@ -22,6 +22,10 @@ void shm_bell_ring(struct shm_slot *s)
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load_explicit(&s->sleeping, memory_order_relaxed))
         return;
+    /* Only the writer that takes the flag wakes it (one syscall, not one per message): the
+     * owner polls everything once awake and announces itself again before sleeping again. */
+    if (!atomic_exchange_explicit(&s->sleeping, 0, memory_order_acq_rel))
+        return;
     atomic_fetch_add_explicit(&s->bell, 1, memory_order_release);
     futex(&s->bell, FUTEX_WAKE, 1, NULL);
 }
