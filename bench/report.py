@@ -47,7 +47,8 @@ def plot(out, impls, data):
                         f.write('%d %f\n' % (max(size, 1), v))
     png = os.path.join(out, 'p2p.png')
     script = ['set terminal png size 1200,500', 'set output "%s"' % png, 'set multiplot layout 1,2',
-              'set logscale x 2', 'set logscale y', 'set xlabel "message size (bytes)"', 'set key left top']
+              'set logscale x 2', 'set logscale y', 'set xlabel "message size (bytes)"', 'set key left top',
+              'set xtics ("1" 1, "32" 32, "1K" 1024, "32K" 32768, "1M" 1048576, "4M" 4194304)']
     for metric, title in (('latency_us', 'ping-pong latency (us, one way)'), ('bandwidth_MBps', 'bandwidth (MB/s)')):
         script.append('set title "%s"' % title)
         script.append('plot ' + ', '.join('"%s" with linespoints title "%s"' % (
