@@ -1,8 +1,6 @@
 /* manual.c — the standard-ABI face's procedures that are not argument translation: handle
  * conversion to Fortran integers (c2f/f2c, toint/fromint), statuses between languages and
  * MPI_Abi_*. */
-#include <string.h>
-
 #include "conv.h"
 
 #define HANDLE_CLASSES(X)                                                                                   \
@@ -22,29 +20,10 @@
     FACE_API CT MPI_##T##_fromint(int v) __attribute__((weak, alias("PMPI_" #T "_fromint")));
 HANDLE_CLASSES(DEFINE_CONVERSIONS)
 
-/* A Fortran status in this ABI has MPI_F_STATUS_SIZE (8) integers laid out as MPI_Status. */
-static int status_copy(const char *fn, const void *from, void *to)
-{
-    if (!from || !to)
-        return af_error_code_out(rt_raise(NULL, RT_ERR_ARG, fn, "a status argument is null or MPI_STATUS_IGNORE"));
-    memcpy(to, from, sizeof(MPI_Status));
-    return MPI_SUCCESS;
-}
-
-#define DEFINE_STATUS_CONV(NAME, FROM, TO)                                                             \
-    FACE_API int P##NAME(const FROM *a, TO *b) { return status_copy(#NAME, a, b); }                     \
-    FACE_API int NAME(const FROM *a, TO *b) __attribute__((weak, alias("P" #NAME)));
-DEFINE_STATUS_CONV(MPI_Status_c2f, MPI_Status, MPI_Fint)
-DEFINE_STATUS_CONV(MPI_Status_f2c, MPI_Fint, MPI_Status)
-DEFINE_STATUS_CONV(MPI_Status_c2f08, MPI_Status, MPI_F08_status)
-DEFINE_STATUS_CONV(MPI_Status_f082c, MPI_F08_status, MPI_Status)
-DEFINE_STATUS_CONV(MPI_Status_f2f08, MPI_Fint, MPI_F08_status)
-DEFINE_STATUS_CONV(MPI_Status_f082f, MPI_F08_status, MPI_Fint)
-
-/* The standard ABI this library implements. */
+/* Statuses between languages and MPI_Abi_*: the standard ABI this library implements. */
 #define FACE_INFO_IN af_info_in
 #define FACE_INFO_OUT af_info_out
 #define FACE_ERR_OUT af_error_code_out
 #define FACE_ABI_MAJOR MPI_ABI_VERSION
 #define FACE_ABI_MINOR MPI_ABI_SUBVERSION
-#include "abi_procs.inc"
+#include "shared_procs.inc"

@@ -1,8 +1,6 @@
 /* manual.c — the C face's procedures that are not argument translation: handle conversion
  * between C and Fortran (the identity here), status conversion, MPI_DUP_FN, the objects
  * MPICH's ABI exports, and MPI_Abi_*. */
-#include <string.h>
-
 #include "conv.h"
 
 /* mpi.h defines the c2f/f2c conversions as macros, as MPICH does; the library exports them too. */
@@ -90,26 +88,6 @@ FACE_API MPI_File MPI_File_f2c(MPI_Fint h) __attribute__((weak, alias("PMPI_File
 FACE_API int MPI_File_toint(MPI_File f) __attribute__((weak, alias("PMPI_File_toint")));
 FACE_API MPI_File MPI_File_fromint(int h) __attribute__((weak, alias("PMPI_File_fromint")));
 
-/* ------------------------------------------------------------ statuses between languages */
-
-static int status_copy(const char *fn, const void *from, void *to)
-{
-    if (!from || !to || from == (const void *)MPI_STATUS_IGNORE || to == (void *)MPI_STATUS_IGNORE)
-        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, fn, "a status argument is null or MPI_STATUS_IGNORE"));
-    memcpy(to, from, sizeof(MPI_Status)); /* the three layouts are identical in this ABI */
-    return MPI_SUCCESS;
-}
-
-#define DEFINE_STATUS_CONV(NAME, FROM, TO)                                                             \
-    FACE_API int P##NAME(const FROM *a, TO *b) { return status_copy(#NAME, a, b); }                     \
-    FACE_API int NAME(const FROM *a, TO *b) __attribute__((weak, alias("P" #NAME)));
-DEFINE_STATUS_CONV(MPI_Status_c2f, MPI_Status, MPI_Fint)
-DEFINE_STATUS_CONV(MPI_Status_f2c, MPI_Fint, MPI_Status)
-DEFINE_STATUS_CONV(MPI_Status_c2f08, MPI_Status, MPI_F08_status)
-DEFINE_STATUS_CONV(MPI_Status_f082c, MPI_F08_status, MPI_Status)
-DEFINE_STATUS_CONV(MPI_Status_f2f08, MPI_Fint, MPI_F08_status)
-DEFINE_STATUS_CONV(MPI_Status_f082f, MPI_F08_status, MPI_Fint)
-
 /* ------------------------------------------------------------ MPICH ABI objects */
 
 FACE_API int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
@@ -136,11 +114,11 @@ FACE_API struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES = (struct MPI
 
 /* ------------------------------------------------------------ MPI_Abi_* */
 
-/* This library has the MPICH ABI, not the standard ABI: MPI_Abi_get_version gives -1, as
- * MPI-5.0 asks of such libraries. */
+/* Statuses between languages and MPI_Abi_*: this library has the MPICH ABI, not the
+ * standard ABI, so MPI_Abi_get_version gives -1, as MPI-5.0 asks of such libraries. */
 #define FACE_INFO_IN cf_info_in
 #define FACE_INFO_OUT cf_info_out
 #define FACE_ERR_OUT cf_error_code_out
 #define FACE_ABI_MAJOR -1
 #define FACE_ABI_MINOR -1
-#include "abi_procs.inc"
+#include "shared_procs.inc"

@@ -397,11 +397,7 @@ int rt_Request_free(rt_request **request)
     if (!r)
         return RT_ERR(NULL, RT_ERR_REQUEST, "argument 'request' is MPI_REQUEST_NULL");
     *request = NULL;
-    if (r->active && !rt__request_done(r) && !r->persistent) {
-        r->freed = 1;
-        return RT_SUCCESS;
-    }
-    if (r->active && !rt__request_done(r)) { /* persistent and running: free when complete */
+    if (r->active && !rt__request_done(r)) { /* still running: it goes when complete */
         r->persistent = 0;
         r->freed = 1;
         return RT_SUCCESS;
