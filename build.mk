@@ -37,28 +37,28 @@ $(INC)/%: $(GEN)/include/%
 
 $(OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(RT_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(RT_INC) -MMD -MP -c $< -o $@
 $(OBJ)/rt/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(RT_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(RT_INC) -MMD -MP -c $< -o $@
 $(OBJ)/c/%.o: %.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(C_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(C_INC) -MMD -MP -c $< -o $@
 $(OBJ)/c/gen/%.o: $(GEN)/%.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(C_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(C_INC) -MMD -MP -c $< -o $@
 $(OBJ)/fortran/%.o: %.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(F_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(F_INC) -MMD -MP -c $< -o $@
 $(OBJ)/fortran/gen/%.o: $(GEN)/%.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(F_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(F_INC) -MMD -MP -c $< -o $@
 $(OBJ)/abi/%.o: %.c $(INC)/abi/mpi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ABI_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(ABI_INC) -MMD -MP -c $< -o $@
 $(OBJ)/abi/gen/%.o: $(GEN)/%.c $(INC)/abi/mpi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ABI_INC) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(ABI_INC) -MMD -MP -c $< -o $@
 
 $(LIB)/libswitchyard_rt.a: $(RT_OBJ)
 	@mkdir -p $(dir $@)
@@ -105,7 +105,7 @@ LAUNCH_OBJ := $(call obj,launch,$(LAUNCH_SRC))
 all: $(BIN)/mpiexec $(BIN)/mpirun
 $(OBJ)/launch/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Iruntime/launch -MMD -c $< -o $@
+	$(CC) $(CFLAGS) -Iruntime/launch -MMD -MP -c $< -o $@
 $(BIN)/mpiexec: $(LAUNCH_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $(LAUNCH_OBJ)

@@ -167,7 +167,7 @@ def _length(p, names):
 def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
     n, a = p.name, 'a_' + p.name
     if not p.is_array:
-        decls.append('rt_status %s_s, *%s = NULL;' % (a, a))
+        decls.append('rt_status %s_s = {0}, *%s = NULL;' % (a, a))
         if p.dir in ('in', 'inout'):
             pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
                        % (n, errobj, n))
