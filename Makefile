@@ -65,7 +65,7 @@ coverage: libs
 example: deps
 	@$(MAKE) --no-print-directory libs
 	$(BIN)/mpicc -o $(BUILD)/hello examples/hello.c
-	$(BUILD)/hello
+	$(BIN)/mpiexec -n 4 $(BUILD)/hello
 
 # Benchmarks side by side with Debian MPICH and Open MPI (ratios, and a PNG in build/bench).
 bench: deps

@@ -13,7 +13,7 @@ static void builtin_setup(rt_comm *c, const char *name)
     rt__copy_str(c->name, sizeof c->name, name);
 }
 
-/* At load: WORLD and SELF as single-process communicators with MPI_ERRORS_ARE_FATAL and
+/* At load: WORLD and SELF as one-process communicators (WORLD grows at init) with MPI_ERRORS_ARE_FATAL and
  * their predefined names. Needs the errhandler builtins set up first. */
 void rt__comm_builtins_init(void)
 {
