@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
 # report.py — side-by-side table of benchmark results (Switchyard first, then the others,
-# with Switchyard/other ratios) and a PNG plot through gnuplot, from OUT/<impl>.txt files.
+# with Switchyard/other ratios) and a PNG plot through gnuplot, from OUT/<bench>.<impl>.txt.
+# Usage: report.py OUT BENCH IMPL...
 import os
 import subprocess
 import sys
-
-LOWER_IS_BETTER = {'latency_us'}
-
 
 def load(path):
     rows = {}
@@ -16,8 +14,8 @@ def load(path):
     return rows
 
 
-def main(out, impls):
-    data = {i: load(os.path.join(out, i + '.txt')) for i in impls}
+def main(out, name, impls):
+    data = {i: load(os.path.join(out, '%s.%s.txt' % (name, i))) for i in impls}
     keys = sorted(data[impls[0]], key=lambda k: (k[0], k[1]))
     head = '%-16s %9s' % ('metric', 'size') + ''.join('%12s' % i for i in impls) + \
         ''.join('%14s' % ('sy/' + i) for i in impls[1:])
@@ -30,27 +28,30 @@ def main(out, impls):
         print(line)
     print('(latency: lower is better, ratio < 1 means Switchyard is faster; bandwidth and '
           'message rate: higher is better, ratio > 1 means Switchyard is faster)')
-    plot(out, impls, data)
+    plot(out, name, impls, data)
 
 
-def plot(out, impls, data):
+def plot(out, name, impls, data):
     try:
         subprocess.run(['gnuplot', '--version'], capture_output=True, check=True)
     except (OSError, subprocess.CalledProcessError):
         print('gnuplot not found: no plot written')
         return
-    for metric in ('latency_us', 'bandwidth_MBps'):
+    metrics = sorted({m for (m, _) in data[impls[0]]
+                      if sum(1 for (m2, _) in data[impls[0]] if m2 == m) > 1})
+    for metric in metrics:
         for i in impls:
             with open(os.path.join(out, '%s.%s.dat' % (i, metric)), 'w') as f:
                 for (name, size), v in sorted(data[i].items()):
                     if name == metric:
                         f.write('%d %f\n' % (max(size, 1), v))
-    png = os.path.join(out, 'p2p.png')
-    script = ['set terminal png size 1200,500', 'set output "%s"' % png, 'set multiplot layout 1,2',
+    png = os.path.join(out, name + '.png')
+    script = ['set terminal png size %d,500' % (600 * len(metrics)), 'set output "%s"' % png,
+              'set multiplot layout 1,%d' % len(metrics),
               'set logscale x 2', 'set logscale y', 'set xlabel "message size (bytes)"', 'set key left top',
               'set xtics ("1" 1, "32" 32, "1K" 1024, "32K" 32768, "1M" 1048576, "4M" 4194304)']
-    for metric, title in (('latency_us', 'ping-pong latency (us, one way)'), ('bandwidth_MBps', 'bandwidth (MB/s)')):
-        script.append('set title "%s"' % title)
+    for metric in metrics:
+        script.append('set title "%s"' % metric.replace('_', ' '))
         script.append('plot ' + ', '.join('"%s" with linespoints title "%s"' % (
             os.path.join(out, '%s.%s.dat' % (i, metric)), i) for i in impls))
     subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True, check=True)
@@ -58,4 +59,4 @@ def plot(out, impls, data):
 
 
 if __name__ == '__main__':
-    main(sys.argv[1], sys.argv[2:])
+    main(sys.argv[1], sys.argv[2], sys.argv[3:])

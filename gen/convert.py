@@ -151,7 +151,7 @@ def body(proc, large, face):
         elif cls == 'fint_handle':
             args.append(n)
         else:  # numbers: int, aint, offset, count, double
-            _number(proc, F, p, large, names, decls, pre, args, post, errobj)
+            _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj)
     return Body(decls, pre, args, post, post_always, cleanup, errobj)
 
 
@@ -191,14 +191,29 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
                        % (a, filled, filled, F, a, n))
 
 
-def _number(proc, F, p, large, names, decls, pre, args, post, errobj):
+def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj):
     k, n, a = p.kind, p.name, 'a_' + p.name
     face_t = cdecl.c_base(p, large)
     rt_t = cdecl.rt_scalar_type(p)
     m = k.map
+    if p.is_array and proc.name == 'MPI_Type_get_contents' and n == 'array_of_integers':
+        # the constants among the integers are the runtime's: the face's maps fix them up
+        post.append('fs_contents_ints_out(a_datatype, %s, (int)max_integers, %s_enum_file_operations_constants_out_fn, '
+                    '%s_darg_out_fn);' % (n, F, F))
+        args.append(n)
+        return
     if p.is_array:
         if m == 'weights':
             args.append('%s_weights_in(%s)' % (F, n))
+        elif m and p.dir == 'in' and isinstance(p.length, str) and p.length in names:
+            # constants inside an array (MPI_Type_create_darray's distributions): element by element
+            decls.append('int *%s = NULL;' % a)
+            pre.append('if ((%s) > 0) { if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; } '
+                       '%s = malloc(sizeof(int) * (size_t)(%s)); if (!%s) { rc_ = rt_raise(%s, RT_ERR_NO_MEM, FN, "out of memory"); goto out; } '
+                       'for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s; }'
+                       % (p.length, n, errobj, n, a, p.length, a, errobj, p.length, a, _map_in(F, m, '%s[i_]' % n)))
+            cleanup.append('free(%s);' % a)
+            args.append(a)
         elif k.poly:
             args.append('(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1))
         elif isinstance(p.length, list):

@@ -15,7 +15,8 @@ NULL_NAME = {'comm': 'MPI_COMM_NULL', 'group': 'MPI_GROUP_NULL', 'datatype': 'MP
              'info': 'MPI_INFO_NULL', 'win': 'MPI_WIN_NULL', 'file': 'MPI_FILE_NULL', 'session': 'MPI_SESSION_NULL',
              'message': 'MPI_MESSAGE_NULL', 'keyval': 'MPI_KEYVAL_INVALID'}
 MAP_MEMBERS = {'rank': ['MPI_ANY_SOURCE', 'MPI_PROC_NULL', 'MPI_ROOT', 'MPI_UNDEFINED'],
-               'tag': ['MPI_ANY_TAG', 'MPI_UNDEFINED'], 'undefined': ['MPI_UNDEFINED']}
+               'tag': ['MPI_ANY_TAG', 'MPI_UNDEFINED'], 'undefined': ['MPI_UNDEFINED'],
+               'darg': ['MPI_DISTRIBUTE_DFLT_DARG']}
 
 
 @dataclasses.dataclass

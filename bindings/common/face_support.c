@@ -143,3 +143,21 @@ int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag
     return rt_raise(eo, RT_ERR_TAG, fn, "invalid tag '%s' = %d: must be in 0..%d%s", arg, shown, rt_tag_ub(),
                     any_ok ? " or MPI_ANY_TAG" : "");
 }
+
+void fs_contents_ints_out(rt_type *t, int *ints, int n, int (*order_out)(int), int (*darg_out)(int))
+{
+    rt_count ni = 0, na = 0, nl = 0, nd = 0;
+    int combiner = 0;
+    if (rt_Type_get_envelope(t, &ni, &na, &nl, &nd, &combiner) != RT_SUCCESS || ni > n || ni < 1)
+        return;
+    int nd_ = combiner == RT_COMBINER_SUBARRAY ? ints[0] : combiner == RT_COMBINER_DARRAY && ni > 2 ? ints[2] : 0;
+    if (combiner == RT_COMBINER_SUBARRAY && 3 * nd_ + 1 < ni) {
+        ints[3 * nd_ + 1] = order_out(ints[3 * nd_ + 1]);
+    } else if (combiner == RT_COMBINER_DARRAY && 4 * nd_ + 3 < ni) {
+        for (int i = 0; i < nd_; i++) {
+            ints[3 + nd_ + i] = order_out(ints[3 + nd_ + i]);   /* the distributions share that map */
+            ints[3 + 2 * nd_ + i] = darg_out(ints[3 + 2 * nd_ + i]);
+        }
+        ints[3 + 4 * nd_] = order_out(ints[3 + 4 * nd_]);
+    }
+}

@@ -42,6 +42,11 @@ unsigned fs_mpich_code(int cls);
 /* The error class for an invalid handle of class cls (MPI_ERR_COMM, MPI_ERR_TYPE, ...). */
 int fs_handle_errclass(int cls);
 
+/* MPI_Type_get_contents: the integers of a subarray or darray combiner hold constants (order,
+ * distributions, MPI_DISTRIBUTE_DFLT_DARG), which the runtime keeps in its own values; this
+ * turns them into the face's with the face's maps. n: how many integers were returned. */
+void fs_contents_ints_out(rt_type *t, int *ints, int n, int (*order_out)(int), int (*darg_out)(int));
+
 /* "communicator", "datatype", ... for messages. */
 const char *fs_class_name(int cls);
 

@@ -107,6 +107,14 @@ struct rt__block {
     rt_aint len;
 };
 
+/* A run of the packed stream: `len` bytes of basic elements of `nsz` bytes each; in the
+ * external32 representation each takes `xsz` bytes (0: no external32 form), swapped in
+ * units of `swap` bytes; `sign`: a narrowed integer is signed. */
+struct rt__erun {
+    rt_count len;
+    uint8_t nsz, xsz, swap, sign;
+};
+
 /* A datatype compiled to its layout: each element is `nblocks` runs of bytes (offsets from
  * the element's start, merged where contiguous), elements are `extent` bytes apart. A type
  * with one block at offset 0 of length extent is contiguous: a whole buffer is one memcpy. */
@@ -123,6 +131,18 @@ struct rt_type {
     rt_count elem_size;      /* size of its basic element when all are alike, else 0 */
     rt_count pair_first;     /* value-index pairs of mixed types: size of the value part */
     char name[RT_MAX_OBJECT_NAME];
+    /* the packed stream of one element as runs of like basic elements (type_create.c) */
+    int nruns;
+    struct rt__erun *runs;     /* nruns runs (builtins: points at `erun`) */
+    struct rt__erun erun[2];
+    int align;                 /* alignment of its most aligned basic element */
+    int explicit_ub;           /* bit 1: lb, bit 2: ub set by resized / MPI_LB / MPI_UB (sticky) */
+    /* the constructor call (MPI_Type_get_envelope/get_contents) */
+    int combiner;              /* RT_COMBINER_*; RT_COMBINER_NAMED for builtins */
+    int nints, naddrs, ntypes;
+    int *ints;                 /* owned */
+    rt_aint *addrs;            /* owned */
+    struct rt_type **types;    /* owned array, each holds a reference */
 };
 
 struct rt__umsg;
@@ -472,6 +492,8 @@ void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *bu
 void rt__type_destroy(rt_obj *o);
 /* RT_SUCCESS if t may be used to communicate, else raises RT_ERR_TYPE on eo for fn. */
 int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn);
+/* Bytes of the external32 form of one element of t; -1 if some basic element has none. */
+rt_count rt__type_ext_size(const rt_type *t);
 
 /* ------------------------------------------------------------ lifecycle (state.c, world.c) */
 

@@ -48,6 +48,44 @@ static const struct pair_desc pairs[] = {
     PAIR(RT_B_2REAL, float, float), PAIR(RT_B_2DOUBLE_PRECISION, double, double), PAIR(RT_B_2INTEGER, int, int),
 };
 
+/* 1 for the complex builtins (swapped and aligned as two reals). */
+static int is_complex(int id)
+{
+    switch (id) {
+    case RT_B_C_COMPLEX: case RT_B_C_DOUBLE_COMPLEX: case RT_B_C_LONG_DOUBLE_COMPLEX:
+    case RT_B_CXX_FLOAT_COMPLEX: case RT_B_CXX_DOUBLE_COMPLEX: case RT_B_CXX_LONG_DOUBLE_COMPLEX:
+    case RT_B_COMPLEX: case RT_B_DOUBLE_COMPLEX: case RT_B_COMPLEX4: case RT_B_COMPLEX8:
+    case RT_B_COMPLEX16: case RT_B_COMPLEX32:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The packed-stream run of `len` bytes of builtin id's basic elements (native size n). */
+static struct rt__erun builtin_run(int id, rt_count n, rt_count len)
+{
+    struct rt__erun r = {len, (uint8_t)n, (uint8_t)n, (uint8_t)(is_complex(id) ? n / 2 : n), 0};
+    switch (id) {
+    case RT_B_LONG: r.sign = 1; /* fall through */
+    case RT_B_UNSIGNED_LONG: r.xsz = r.swap = 4; break;
+    case RT_B_WCHAR: r.xsz = r.swap = 2; break;
+    case RT_B_LONG_DOUBLE: case RT_B_C_LONG_DOUBLE_COMPLEX: case RT_B_CXX_LONG_DOUBLE_COMPLEX:
+        r.xsz = 0; break;
+    default: break;
+    }
+    if (n < 1)
+        r.nsz = r.xsz = r.swap = 1;
+    return r;
+}
+
+/* Natural alignment of builtin id of size n. */
+static int builtin_align(int id, rt_count n)
+{
+    rt_count a = is_complex(id) ? n / 2 : n;
+    return a < 1 ? 1 : a > 16 ? 16 : (int)a;
+}
+
 /* Sets up the layout of every builtin datatype (at load). */
 void rt__type_builtins_init(void)
 {
@@ -62,6 +100,11 @@ void rt__type_builtins_init(void)
         t->committed = 1;
         t->elements = 1;
         t->elem_size = builtin_size[id];
+        t->combiner = RT_COMBINER_NAMED;
+        t->align = builtin_align(id, builtin_size[id]);
+        t->erun[0] = builtin_run(id, builtin_size[id], builtin_size[id]);
+        t->runs = t->erun;
+        t->nruns = builtin_size[id] ? 1 : 0;
         rt__copy_str(t->name, sizeof t->name, rt_builtin_desc[id].name);
     }
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
@@ -72,6 +115,21 @@ void rt__type_builtins_init(void)
         t->elements = 2;
         t->elem_size = p->first == p->second ? p->first : 0;
         t->pair_first = p->first;
+        static const int first_id[] = {RT_B_FLOAT, RT_B_DOUBLE, RT_B_LONG, RT_B_SHORT, RT_B_LONG_DOUBLE,
+                                       RT_B_INT, RT_B_REAL, RT_B_DOUBLE_PRECISION, RT_B_INTEGER};
+        int fid = first_id[i], sid = p->id == RT_B_2REAL ? RT_B_REAL
+                                     : p->id == RT_B_2DOUBLE_PRECISION ? RT_B_DOUBLE_PRECISION : RT_B_INT;
+        t->erun[0] = builtin_run(fid, p->first, p->first);
+        t->erun[1] = builtin_run(sid, p->second, p->second);
+        t->runs = t->erun;
+        t->nruns = 2;
+        if (t->erun[0].nsz == t->erun[1].nsz && t->erun[0].xsz == t->erun[1].xsz &&
+            t->erun[0].swap == t->erun[1].swap && t->erun[0].sign == t->erun[1].sign) {
+            t->erun[0].len += t->erun[1].len;
+            t->nruns = 1;
+        }
+        int a1 = builtin_align(fid, p->first), a2 = builtin_align(sid, p->second);
+        t->align = a1 > a2 ? a1 : a2;
         if (p->second_off == p->first) { /* no padding between: one run */
             t->one = (struct rt__block){0, t->size};
             t->blocks = &t->one;
@@ -128,6 +186,19 @@ void rt__type_destroy(rt_obj *o)
     struct rt_type *t = (struct rt_type *)o;
     if (t->blocks != &t->one)
         free(t->blocks);
+    t->blocks = NULL;
+    if (t->runs != t->erun)
+        free(t->runs);
+    t->runs = NULL;
+    for (int i = 0; i < t->ntypes; i++)
+        rt__obj_release((rt_obj *)t->types[i]);
+    free(t->types);
+    free(t->ints);
+    free(t->addrs);
+    t->types = NULL;
+    t->ints = NULL;
+    t->addrs = NULL;
+    t->ntypes = 0;
 }
 
 int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn)
@@ -175,9 +246,14 @@ static rt_count elements_in(const rt_type *t, rt_count bytes)
         return n;
     if (t->elem_size > 0)
         return rest % t->elem_size ? RT_UNDEFINED : n + rest / t->elem_size;
-    if (t->pair_first > 0)
-        return rest == t->pair_first ? n + 1 : RT_UNDEFINED;
-    return RT_UNDEFINED;
+    for (int i = 0; i < t->nruns && rest > 0; i++) { /* walk the runs of the partial element */
+        rt_count len = t->runs[i].len < rest ? t->runs[i].len : rest;
+        if (len % t->runs[i].nsz)
+            return RT_UNDEFINED;
+        n += len / t->runs[i].nsz;
+        rest -= len;
+    }
+    return rest ? RT_UNDEFINED : n;
 }
 
 /* MPI_Get_elements (and _c): basic elements received, partial elements counted. */
@@ -201,8 +277,13 @@ int rt_Status_set_elements(rt_status *status, rt_type *datatype, rt_count count)
         return RT_SUCCESS;
     }
     rt_count whole = count / datatype->elements, rest = count % datatype->elements;
-    rt_count per = datatype->elem_size ? datatype->elem_size : datatype->pair_first;
-    status->count = whole * datatype->size + rest * per;
+    status->count = whole * datatype->size;
+    for (int i = 0; i < datatype->nruns && rest > 0; i++) { /* the partial element's runs */
+        rt_count n = datatype->runs[i].len / datatype->runs[i].nsz;
+        n = n < rest ? n : rest;
+        status->count += n * datatype->runs[i].nsz;
+        rest -= n;
+    }
     return RT_SUCCESS;
 }
 
@@ -260,5 +341,104 @@ int rt_Status_set_tag(rt_status *status, int tag)
 int rt_Status_set_error(rt_status *status, int err)
 {
     status->error = err;
+    return RT_SUCCESS;
+}
+
+/* ------------------------------------------------------------ bounds, names, addresses */
+
+/* MPI_Type_get_extent (and _c): lower bound and extent. */
+int rt_Type_get_extent(rt_type *datatype, rt_count *lb, rt_count *extent)
+{
+    *lb = datatype->lb;
+    *extent = datatype->extent;
+    return RT_SUCCESS;
+}
+
+/* MPI_Type_get_extent_x: as MPI_Type_get_extent. */
+int rt_Type_get_extent_x(rt_type *datatype, rt_count *lb, rt_count *extent)
+{
+    return rt_Type_get_extent(datatype, lb, extent);
+}
+
+/* MPI_Type_get_true_extent (and _c): bounds of the data itself, markers ignored. */
+int rt_Type_get_true_extent(rt_type *datatype, rt_count *true_lb, rt_count *true_extent)
+{
+    *true_lb = datatype->true_lb;
+    *true_extent = datatype->true_extent;
+    return RT_SUCCESS;
+}
+
+/* MPI_Type_get_true_extent_x: as MPI_Type_get_true_extent. */
+int rt_Type_get_true_extent_x(rt_type *datatype, rt_count *true_lb, rt_count *true_extent)
+{
+    return rt_Type_get_true_extent(datatype, true_lb, true_extent);
+}
+
+/* MPI_Type_extent (removed MPI-1): the extent. */
+int rt_Type_extent(rt_type *datatype, rt_aint *extent)
+{
+    *extent = datatype->extent;
+    return RT_SUCCESS;
+}
+
+/* MPI_Type_lb (removed MPI-1): the lower bound. */
+int rt_Type_lb(rt_type *datatype, rt_aint *displacement)
+{
+    *displacement = datatype->lb;
+    return RT_SUCCESS;
+}
+
+/* MPI_Type_ub (removed MPI-1): the upper bound (lb + extent). */
+int rt_Type_ub(rt_type *datatype, rt_aint *displacement)
+{
+    *displacement = datatype->lb + datatype->extent;
+    return RT_SUCCESS;
+}
+
+/* MPI_Get_address: the address of location (MPI_BOTTOM = 0). */
+int rt_Get_address(const void *location, rt_aint *address)
+{
+    *address = (rt_aint)location;
+    return RT_SUCCESS;
+}
+
+/* MPI_Address (removed MPI-1): as MPI_Get_address. */
+int rt_Address(void *location, rt_aint *address)
+{
+    *address = (rt_aint)location;
+    return RT_SUCCESS;
+}
+
+/* MPI_Type_set_name: names the type (truncated to MPI_MAX_OBJECT_NAME - 1). */
+int rt_Type_set_name(rt_type *datatype, const char *type_name)
+{
+    rt__copy_str(datatype->name, sizeof datatype->name, type_name);
+    return RT_SUCCESS;
+}
+
+/* MPI_Type_get_name: the name ("" for an unnamed derived type). */
+int rt_Type_get_name(rt_type *datatype, char *type_name, int *resultlen)
+{
+    *resultlen = rt__copy_str(type_name, RT_MAX_OBJECT_NAME, datatype->name);
+    return RT_SUCCESS;
+}
+
+/* MPI_Type_get_value_index: the predefined value-index pair type of (value_type,
+ * index_type), or NULL (MPI_DATATYPE_NULL) when there is none. */
+int rt_Type_get_value_index(rt_type *value_type, rt_type *index_type, rt_type **pair_type)
+{
+    static const int map[][3] = {
+        {RT_B_FLOAT, RT_B_INT, RT_B_FLOAT_INT}, {RT_B_DOUBLE, RT_B_INT, RT_B_DOUBLE_INT},
+        {RT_B_LONG, RT_B_INT, RT_B_LONG_INT}, {RT_B_SHORT, RT_B_INT, RT_B_SHORT_INT},
+        {RT_B_LONG_DOUBLE, RT_B_INT, RT_B_LONG_DOUBLE_INT}, {RT_B_INT, RT_B_INT, RT_B_2INT},
+        {RT_B_REAL, RT_B_REAL, RT_B_2REAL}, {RT_B_DOUBLE_PRECISION, RT_B_DOUBLE_PRECISION, RT_B_2DOUBLE_PRECISION},
+        {RT_B_INTEGER, RT_B_INTEGER, RT_B_2INTEGER},
+    };
+    *pair_type = NULL;
+    if (!value_type->obj.builtin || !index_type->obj.builtin)
+        return RT_SUCCESS;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (value_type->obj.index == map[i][0] && index_type->obj.index == map[i][1])
+            *pair_type = (rt_type *)rt_builtins[map[i][2]];
     return RT_SUCCESS;
 }
