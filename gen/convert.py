@@ -214,6 +214,11 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj):
                        % (p.length, n, errobj, n, a, p.length, a, errobj, p.length, a, _map_in(F, m, '%s[i_]' % n)))
             cleanup.append('free(%s);' % a)
             args.append(a)
+        elif m and p.dir == 'out' and isinstance(p.length, str) and p.length in names:
+            # the runtime's constants written into an array: translated in place afterwards
+            args.append(n)
+            post.append('for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s;'
+                        % (_length(p, names), n, _map_out(F, m, '%s[i_]' % n)))
         elif k.poly:
             args.append('(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1))
         elif isinstance(p.length, list):
