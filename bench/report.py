@@ -42,8 +42,8 @@ def plot(out, name, impls, data):
     for metric in metrics:
         for i in impls:
             with open(os.path.join(out, '%s.%s.dat' % (i, metric)), 'w') as f:
-                for (name, size), v in sorted(data[i].items()):
-                    if name == metric:
+                for (m, size), v in sorted(data[i].items()):
+                    if m == metric:
                         f.write('%d %f\n' % (max(size, 1), v))
     png = os.path.join(out, name + '.png')
     script = ['set terminal png size %d,500' % (600 * len(metrics)), 'set output "%s"' % png,
