@@ -109,9 +109,9 @@ int rt_Intercomm_create_from_groups(rt_group *local_group, int local_leader, rt_
     qsort(members, (size_t)n, sizeof *members, cmp_int);
     for (int i = 1; i < n; i++)
         if (members[i] == members[i - 1]) {
+            int both = members[i];
             free(members);
-            return RT_ERR(NULL, RT_ERR_ARG, "the local and remote groups overlap (world rank %d is in both)",
-                          members[i]);
+            return RT_ERR(NULL, RT_ERR_ARG, "the local and remote groups overlap (world rank %d is in both)", both);
         }
     int id, err = agree(members, n, tag_of(stringtag), &id);
     free(members);
