@@ -105,14 +105,14 @@ static int neighbors_of(rt_comm *comm, int rank, int *first, int *n, const char 
  * not a graph: RT_ERR_TOPOLOGY. */
 int rt_Graph_neighbors_count(rt_comm *comm, int rank, int *nneighbors)
 {
-    int first;
+    int first = 0;
     return neighbors_of(comm, rank, &first, nneighbors, __func__);
 }
 
 /* MPI_Graph_neighbors: the first maxneighbors neighbors of node rank, in edge order. */
 int rt_Graph_neighbors(rt_comm *comm, int rank, int maxneighbors, int *neighbors)
 {
-    int first, n, err = neighbors_of(comm, rank, &first, &n, __func__);
+    int first = 0, n = 0, err = neighbors_of(comm, rank, &first, &n, __func__);
     if (err)
         return err;
     if (maxneighbors < 0)

@@ -122,7 +122,7 @@ static int ext_check(const char *fn, const char *datarep, const rt_type *t, rt_c
 /* MPI_Pack_external_size (and _c): bytes of incount elements in the representation. */
 int rt_Pack_external_size(const char *datarep, rt_count incount, rt_type *datatype, rt_count *size)
 {
-    rt_count x;
+    rt_count x = 0;
     int err = ext_check(__func__, datarep, datatype, &x);
     if (err)
         return err;
@@ -134,7 +134,7 @@ int rt_Pack_external_size(const char *datarep, rt_count incount, rt_type *dataty
 int rt_Pack_external(const char *datarep, const void *inbuf, rt_count incount, rt_type *datatype, void *outbuf,
                      rt_count outsize, rt_count *position)
 {
-    rt_count x;
+    rt_count x = 0;
     int err = ext_check(__func__, datarep, datatype, &x);
     if (!err)
         err = rt__type_check(datatype, NULL, __func__);
@@ -158,7 +158,7 @@ int rt_Pack_external(const char *datarep, const void *inbuf, rt_count incount, r
 int rt_Unpack_external(const char *datarep, const void *inbuf, rt_count insize, rt_count *position, void *outbuf,
                        rt_count outcount, rt_type *datatype)
 {
-    rt_count x;
+    rt_count x = 0;
     int err = ext_check(__func__, datarep, datatype, &x);
     if (!err)
         err = rt__type_check(datatype, NULL, __func__);
