@@ -488,6 +488,9 @@ void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst)
 /* Copies `bytes` packed bytes from src into elements of t at buf (a partial last element
  * gets its first bytes). */
 void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *buf);
+/* A new type with a copy of old's layout (blocks and runs) and bounds; no constructor
+ * record. NULL when out of memory (type_create.c). */
+rt_type *rt__type_copy_layout(const rt_type *old);
 /* Destructor of user datatypes. */
 void rt__type_destroy(rt_obj *o);
 /* RT_SUCCESS if t may be used to communicate, else raises RT_ERR_TYPE on eo for fn. */

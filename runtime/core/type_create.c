@@ -411,8 +411,9 @@ int rt_Type_struct(int count, const int *array_of_blocklengths, const rt_aint *a
                         (rt_counts){array_of_displacements, sizeof(rt_aint) == 8}, 1, array_of_types, NULL, newtype);
 }
 
-/* A new type with a copy of old's layout (blocks and runs); NULL when out of memory. */
-static rt_type *copy_layout(const rt_type *old)
+/* A new type with a copy of old's layout (blocks and runs) and bounds; no constructor
+ * record. NULL when out of memory. */
+rt_type *rt__type_copy_layout(const rt_type *old)
 {
     rt_type *t = (rt_type *)rt__obj_new(RT_CLASS_DATATYPE);
     if (!t)
@@ -443,7 +444,7 @@ static rt_type *copy_layout(const rt_type *old)
 /* MPI_Type_create_resized (and _c): old's data with lower bound lb and the given extent. */
 int rt_Type_create_resized(rt_type *oldtype, rt_count lb, rt_count extent, rt_type **newtype)
 {
-    rt_type *t = copy_layout(oldtype);
+    rt_type *t = rt__type_copy_layout(oldtype);
     if (!t)
         return RT_ERR(NULL, RT_ERR_NO_MEM, "out of memory");
     t->lb = (rt_aint)lb;
@@ -459,7 +460,7 @@ int rt_Type_create_resized(rt_type *oldtype, rt_count lb, rt_count extent, rt_ty
 /* MPI_Type_dup: a new type equal to oldtype (committed if it is; the name is not copied). */
 int rt_Type_dup(rt_type *oldtype, rt_type **newtype)
 {
-    rt_type *t = copy_layout(oldtype);
+    rt_type *t = rt__type_copy_layout(oldtype);
     if (!t)
         return RT_ERR(NULL, RT_ERR_NO_MEM, "out of memory");
     t->committed = oldtype->committed;
@@ -553,7 +554,7 @@ static int f90_type(const char *fn, int combiner, int p, int r, int id, rt_type 
         }
     if (nf90 == (int)(sizeof f90 / sizeof *f90))
         return rt_raise(NULL, RT_ERR_INTERN, fn, "too many distinct Fortran 90 parameterized types");
-    rt_type *t = copy_layout((rt_type *)rt_builtins[id]);
+    rt_type *t = rt__type_copy_layout((rt_type *)rt_builtins[id]);
     if (!t)
         return rt_raise(NULL, RT_ERR_NO_MEM, fn, "out of memory");
     int ints[2] = {p, r}, ni = combiner == RT_COMBINER_F90_INTEGER ? 1 : 2;

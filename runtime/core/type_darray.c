@@ -15,29 +15,14 @@ static int is_dflt_darg(int v)
     return v == RT_DISTRIBUTE_DFLT_DARG;
 }
 
-/* A new type: old's layout (blocks and runs) and bounds lb / extent; no constructor record.
- * NULL when out of memory. */
+/* A new type: old's layout with bounds lb / extent; no constructor record. NULL when out of
+ * memory. */
 static rt_type *resized(const rt_type *old, rt_aint lb, rt_aint extent)
 {
-    rt_type *t = (rt_type *)rt__obj_new(RT_CLASS_DATATYPE);
+    rt_type *t = rt__type_copy_layout(old);
     if (!t)
         return NULL;
-    t->blocks = malloc((size_t)(old->nblocks ? old->nblocks : 1) * sizeof *t->blocks);
-    t->runs = malloc((size_t)(old->nruns ? old->nruns : 1) * sizeof *t->runs);
-    if (!t->blocks || !t->runs) {
-        rt__obj_release(&t->obj);
-        return NULL;
-    }
-    memcpy(t->blocks, old->blocks, (size_t)old->nblocks * sizeof *t->blocks);
-    memcpy(t->runs, old->runs, (size_t)old->nruns * sizeof *t->runs);
-    t->nblocks = old->nblocks;
-    t->nruns = old->nruns;
-    t->size = old->size;
-    t->true_lb = old->true_lb;
-    t->true_extent = old->true_extent;
-    t->elements = old->elements;
-    t->elem_size = old->elem_size;
-    t->align = old->align;
+    t->pair_first = 0;
     t->explicit_ub = 3;
     t->lb = lb;
     t->extent = extent;
