@@ -88,31 +88,16 @@ int rt_comm_remote_size_of(const rt_comm *comm)
     return rt_obj_is(comm, RT_CLASS_COMM) ? comm->remote_size : -1;
 }
 
-/* MPI_Comm_size: *size = local group size. Bad comm: RT_ERR_COMM; NULL size: RT_ERR_ARG. */
+/* MPI_Comm_size: *size = local group size (the face checked comm and size). */
 int rt_Comm_size(rt_comm *comm, int *size)
 {
-    int err;
-
-    rt_require_init(__func__);
-    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
-        return err;
-    if (!size)
-        return rt__null_arg(&comm->obj, __func__, "size");
     *size = comm->size;
     return RT_SUCCESS;
 }
 
-/* MPI_Comm_rank: *rank = this process's rank in comm. Bad comm: RT_ERR_COMM; NULL rank:
- * RT_ERR_ARG. */
+/* MPI_Comm_rank: *rank = this process's rank in comm (the face checked comm and rank). */
 int rt_Comm_rank(rt_comm *comm, int *rank)
 {
-    int err;
-
-    rt_require_init(__func__);
-    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
-        return err;
-    if (!rank)
-        return rt__null_arg(&comm->obj, __func__, "rank");
     *rank = comm->rank;
     return RT_SUCCESS;
 }
@@ -120,46 +105,23 @@ int rt_Comm_rank(rt_comm *comm, int *rank)
 /* MPI_Comm_test_inter: *flag = 1 for an inter-communicator, else 0. */
 int rt_Comm_test_inter(rt_comm *comm, int *flag)
 {
-    int err;
-
-    rt_require_init(__func__);
-    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
-        return err;
-    if (!flag)
-        return rt__null_arg(&comm->obj, __func__, "flag");
     *flag = comm->remote_size > 0;
     return RT_SUCCESS;
 }
 
 /* MPI_Comm_set_name: comm's name becomes a copy of comm_name, truncated to
  * MPI_MAX_OBJECT_NAME-1 chars (the standard's rule). Predefined communicators may be
- * renamed. Bad comm: RT_ERR_COMM; NULL name: RT_ERR_ARG. */
+ * renamed. */
 int rt_Comm_set_name(rt_comm *comm, const char *comm_name)
 {
-    int err;
-
-    rt_require_init(__func__);
-    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
-        return err;
-    if (!comm_name)
-        return rt__null_arg(&comm->obj, __func__, "comm_name");
     rt__copy_str(comm->name, sizeof comm->name, comm_name);
     return RT_SUCCESS;
 }
 
 /* MPI_Comm_get_name: comm_name (MPI_MAX_OBJECT_NAME chars) = comm's name ("" if never
- * set), *resultlen = its length. Bad comm: RT_ERR_COMM; NULL pointers: RT_ERR_ARG. */
+ * set), *resultlen = its length. */
 int rt_Comm_get_name(rt_comm *comm, char *comm_name, int *resultlen)
 {
-    int err;
-
-    rt_require_init(__func__);
-    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
-        return err;
-    if (!comm_name)
-        return rt__null_arg(&comm->obj, __func__, "comm_name");
-    if (!resultlen)
-        return rt__null_arg(&comm->obj, __func__, "resultlen");
     *resultlen = rt__copy_str(comm_name, RT_MAX_OBJECT_NAME, comm->name);
     return RT_SUCCESS;
 }

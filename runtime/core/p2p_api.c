@@ -9,9 +9,7 @@
 static rt_request *make(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
                         rt_comm *comm, const char *fn, int *err)
 {
-    *err = rt__comm_check(comm, fn);
-    if (!*err)
-        *err = rt__type_check(type, (rt_obj *)comm, fn);
+    *err = rt__type_check(type, (rt_obj *)comm, fn); /* the face checked the handles */
     if (*err)
         return NULL;
     rt_request *r = rt__request_new(kind, comm, type);
@@ -116,16 +114,13 @@ static int isendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype,
                      void *recvbuf, rt_count recvcount, rt_type *recvtype, int source, int recvtag, rt_comm *comm,
                      rt_request **request, void *owned, const char *fn)
 {
-    int err = rt__comm_check(comm, fn);
-    if (err)
-        return err;
     rt_request *c = rt__request_new(RT__REQ_COMPOSITE, comm, NULL);
     if (!c) {
         free(owned);
         return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a request");
     }
     c->tmp = owned; /* the send's copy for the _replace forms, freed with the request */
-    err = istart(RT__REQ_RECV, 0, recvbuf, recvcount, recvtype, source, recvtag, comm, &c->sub[1], fn);
+    int err = istart(RT__REQ_RECV, 0, recvbuf, recvcount, recvtype, source, recvtag, comm, &c->sub[1], fn);
     if (!err)
         err = istart(RT__REQ_SEND, RT__MODE_STD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c->sub[0], fn);
     if (err) {
@@ -221,9 +216,6 @@ static int probe_found(void *arg)
 /* MPI_Iprobe. */
 int rt_Iprobe(int source, int tag, rt_comm *comm, int *flag, rt_status *status)
 {
-    int err = rt__comm_check(comm, __func__);
-    if (err)
-        return err;
     if (source == RT_PROC_NULL) {
         *flag = 1;
         proc_null_status(status);
@@ -240,9 +232,6 @@ int rt_Iprobe(int source, int tag, rt_comm *comm, int *flag, rt_status *status)
 /* MPI_Probe. */
 int rt_Probe(int source, int tag, rt_comm *comm, rt_status *status)
 {
-    int err = rt__comm_check(comm, __func__);
-    if (err)
-        return err;
     if (source == RT_PROC_NULL) {
         proc_null_status(status);
         return RT_SUCCESS;
@@ -276,9 +265,6 @@ static int take_message(rt_comm *comm, int source, int tag, rt_message **message
 /* MPI_Improbe. */
 int rt_Improbe(int source, int tag, rt_comm *comm, int *flag, rt_message **message, rt_status *status)
 {
-    int err = rt__comm_check(comm, __func__);
-    if (err)
-        return err;
     if (source != RT_PROC_NULL) {
         rt__progress();
         *flag = rt__unexpected_find(comm->ctx, source, tag, 0) != NULL;
@@ -292,9 +278,6 @@ int rt_Improbe(int source, int tag, rt_comm *comm, int *flag, rt_message **messa
 /* MPI_Mprobe. */
 int rt_Mprobe(int source, int tag, rt_comm *comm, rt_message **message, rt_status *status)
 {
-    int err = rt__comm_check(comm, __func__);
-    if (err)
-        return err;
     if (source != RT_PROC_NULL) {
         struct probe p = {comm->ctx, source, tag};
         rt__wait_until(probe_found, &p);
