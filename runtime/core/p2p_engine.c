@@ -138,8 +138,10 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     r->status.count = n;
     r->status.error = m->h.len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS;
     r->tmp_len = m->h.len; /* the message's real length, for the truncation message */
-    if (m->h.flags & RT_MSG_SYNC)
-        send_ack(m->src_world, m->h.sreq);
+    /* A synchronous send is acknowledged once the data is in place (or, for a large one,
+     * once the transport holds the match): the ack may complete the send and free its copy. */
+    int sync = (m->h.flags & RT_MSG_SYNC) != 0, ack_to = m->src_world;
+    uint64_t sreq = m->h.sreq;
     if (!m->large) {
         finish_recv(r, m->data, n);
     } else if (rt__type_contig(r->type) || n == 0) {
@@ -162,6 +164,8 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     }
     free(m->data);
     free(m);
+    if (sync)
+        send_ack(ack_to, sreq);
 }
 
 /* A message arrived from world rank src (transport or self). */
@@ -193,9 +197,9 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
             r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n,
                                     .error = h->len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS};
             r->tmp_len = h->len;
+            finish_recv(r, data, n); /* data in place first: the ack may free it (self) */
             if (h->flags & RT_MSG_SYNC)
                 send_ack(src, h->sreq);
-            finish_recv(r, data, n);
             return;
         }
         /* the transport may not re-enter recv_large from its callback: after its progress */
@@ -290,17 +294,19 @@ static int try_send(rt_request *r)
     rt_count n = r->tmp ? r->tmp_len : r->count * r->type->size;
     rt_msg_hdr h = {.ctx = r->comm->ctx, .src = r->comm->rank, .tag = r->tag, .len = n,
                     .flags = r->mode == RT__MODE_SYNC ? RT_MSG_SYNC : 0, .sreq = (uint64_t)(uintptr_t)r};
-    r->need_ack = r->mode == RT__MODE_SYNC;
+    int sync = r->mode == RT__MODE_SYNC;
+    r->need_ack = (uint8_t)sync;
     const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
-    if (!tp) { /* to ourselves: straight into the matching */
+    if (!tp) { /* to ourselves: straight into the matching; a synchronous send is completed
+                  by its acknowledgement (possibly already, and r released with it) */
         incoming(dst, &h, data, 0, NULL);
-        if (!r->need_ack)
+        if (!sync)
             rt__request_complete(r);
         return 0;
     }
     int rc = tp->send(dst, &h, data, (size_t)n, r);
     if (rc == 0) {
-        if (!r->need_ack)
+        if (!sync)
             rt__request_complete(r);
     } else if (rc == RT_TP_PENDING) {
         r->tp_pending = 1;
