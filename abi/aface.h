@@ -14,7 +14,8 @@
 extern const rt_face af_face;
 
 /* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
-int af_builtin_id(intptr_t v);
+int af_builtin_id(intptr_t v);        /* handles other than keyvals; -1 if none */
+int af_builtin_keyval_id(intptr_t v); /* predefined keyvals (attribute keys); -1 if none */
 extern const intptr_t af_builtin_value[RT_NBUILTINS];
 extern const intptr_t af_null_value[RT_CLASS_COUNT];
 

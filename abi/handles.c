@@ -10,6 +10,14 @@ int af_decode(intptr_t h, int cls, rt_obj **out)
     *out = NULL;
     if (h == af_null_value[cls])
         return FS_DEC_NULL;
+    if (cls == RT_CLASS_KEYVAL) { /* keyvals are integers in every ABI */
+        int id = af_builtin_keyval_id(h);
+        if (id >= 0) {
+            *out = rt_builtins[id];
+            return FS_DEC_OK;
+        }
+        return fs_user_from_int((int32_t)h, cls, out);
+    }
     if ((uintptr_t)h < AF_PREDEFINED_LIMIT) {
         int id = af_builtin_id(h);
         if (id < 0)
@@ -19,8 +27,6 @@ int af_decode(intptr_t h, int cls, rt_obj **out)
         *out = rt_builtins[id];
         return FS_DEC_OK;
     }
-    if (cls == RT_CLASS_KEYVAL) /* keyvals are integers in every ABI */
-        return fs_user_from_int((int32_t)h, cls, out);
     if (rt_obj_is((const void *)h, cls)) {
         *out = (rt_obj *)h;
         return FS_DEC_OK;
@@ -138,4 +144,17 @@ static rt_obj *handle_at(const void *array, size_t i, int cls, rt_obj *eo, const
     return NULL;
 }
 
-const rt_face af_face = {RT_FACE_VERSION, "C (MPI-5.0 standard ABI)", call_errhandler, handle_at};
+/* A user reduction function (MPI_Op_create / _c) with the standard ABI's datatype handle. */
+static void call_op(const rt_callback *cb, const void *in, void *inout, rt_count len, rt_type *type)
+{
+    MPI_Datatype dt = (MPI_Datatype)af_encode((const rt_obj *)type, RT_CLASS_DATATYPE);
+    if (cb->flags & RT_CB_LARGE) {
+        MPI_Count n = (MPI_Count)len;
+        ((MPI_User_function_c *)(void (*)(void))cb->fn)((void *)in, inout, &n, &dt);
+    } else {
+        int n = (int)len;
+        ((MPI_User_function *)(void (*)(void))cb->fn)((void *)in, inout, &n, &dt);
+    }
+}
+
+const rt_face af_face = {RT_FACE_VERSION, "C (MPI-5.0 standard ABI)", call_errhandler, handle_at, call_op};

@@ -64,21 +64,24 @@ def _unique(pairs, key):
 
 
 def builtin_values(spec, face):
-    """[(face value, builtin id)] for decoding, and {builtin id: face value} for encoding."""
+    """[(face value, builtin id)] for decoding handles, the same for decoding keyvals (plain
+    integers, whose values may equal a handle's), and {builtin id: face value} for encoding."""
     ids = emit_runtime.builtin_id_of(spec)
+    keyvals = {e[0] for e in emit_runtime.builtins(spec) if e[1] == 'keyval'}
     nulls = set(null_values(spec, face).values())
-    decode, encode = [], {}
+    decode, decode_keyval, encode = [], [], {}
     for c in spec.constants:
         if c.name not in ids:
             continue
         v = face_value(c, face)
-        if not isinstance(v, int) or v in nulls or v in [d[0] for d in decode]:
+        table = decode_keyval if ids[c.name] in keyvals else decode
+        if not isinstance(v, int) or v in nulls or v in [d[0] for d in table]:
             continue
-        decode.append((v, ids[c.name]))
+        table.append((v, ids[c.name]))
         encode.setdefault(ids[c.name], v)
         if face.value == 'mpich' and isinstance(c.mpich_fortran, int) and c.mpich_fortran != v:
-            decode.append((c.mpich_fortran, ids[c.name]))  # Fortran's own attribute keys
-    return decode, encode
+            table.append((c.mpich_fortran, ids[c.name]))  # Fortran's own attribute keys
+    return decode, decode_keyval, encode
 
 
 def null_values(spec, face):
@@ -95,10 +98,10 @@ def emit_face(spec, face, outdir):
             funcs.append({'name': name, 'proc': p, 'proto': cdecl.c_prototype(p, name, large, 'P'),
                           'ret': cdecl.c_return(p), 'body': b,
                           'rt_call': 'rt_%s(%s)' % (p.short, ', '.join(b.args)), 'before_init': p.before_init})
-    decode, encode = builtin_values(spec, face)
+    decode, decode_keyval, encode = builtin_values(spec, face)
     ctx = dict(F=face.prefix, face=face, classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
                rt_class=cdecl.RT_CLASS, handle_err=convert.HANDLE_ERR, maps=maps(spec, face),
-               decode=decode, encode=encode, nulls=null_values(spec, face), header=face.header,
+               decode=decode, decode_keyval=decode_keyval, encode=encode, nulls=null_values(spec, face), header=face.header,
                pointer_classes=face.pointer_classes)
     files = {'%s/conv.h' % outdir: render('face_conv.h.j2', **ctx),
              '%s/tables.c' % outdir: render('face_tables.c.j2', **ctx)}

@@ -24,7 +24,7 @@ int cf_decode(intptr_t h, int cls, rt_obj **out)
         return FS_DEC_NULL;
     if (((uint32_t)h >> 30) == CF_KIND_INDIRECT)
         return fs_user_from_int((int32_t)h, cls, out);
-    int id = cf_builtin_id(h);
+    int id = cls == RT_CLASS_KEYVAL ? cf_builtin_keyval_id(h) : cf_builtin_id(h);
     if (id < 0)
         return cf_class_of(h) != cls && cf_class_of(h) != RT_CLASS_NONE ? FS_DEC_WRONG_CLASS : FS_DEC_BAD;
     if (rt_builtins[id]->cls != cls)
@@ -117,4 +117,19 @@ static rt_obj *handle_at(const void *array, size_t i, int cls, rt_obj *eo, const
     return NULL;
 }
 
-const rt_face cf_face = {RT_FACE_VERSION, "C (MPICH ABI)", call_errhandler, handle_at};
+/* A user reduction function (MPI_Op_create / _c); the Fortran face registers Fortran
+ * procedures here too: with integer handles, f(invec, inoutvec, len, datatype) by reference
+ * is the same call. */
+static void call_op(const rt_callback *cb, const void *in, void *inout, rt_count len, rt_type *type)
+{
+    MPI_Datatype dt = (MPI_Datatype)cf_encode((const rt_obj *)type, RT_CLASS_DATATYPE);
+    if (cb->flags & RT_CB_LARGE) {
+        MPI_Count n = (MPI_Count)len;
+        ((MPI_User_function_c *)(void (*)(void))cb->fn)((void *)in, inout, &n, &dt);
+    } else {
+        int n = (int)len;
+        ((MPI_User_function *)(void (*)(void))cb->fn)((void *)in, inout, &n, &dt);
+    }
+}
+
+const rt_face cf_face = {RT_FACE_VERSION, "C (MPICH ABI)", call_errhandler, handle_at, call_op};

@@ -55,6 +55,7 @@ struct rt_comm {
     struct rt__topo *topo;       /* Cartesian, graph or distributed-graph topology, or NULL */
     rt_info *info;               /* hints set by the user (owned), or NULL */
     uint8_t owns_ctx;            /* 1: ctx / 2 was taken from this process's free ids */
+    unsigned coll_seq;           /* collectives started on it: each gets its own tags */
 };
 
 /* The world rank of rank r of comm's local group. */
@@ -98,8 +99,14 @@ struct rt_group {
     int *ranks;      /* ranks[i]: world rank of group rank i (owned; NULL when size is 0) */
 };
 
-/* Classes not implemented yet: only the header, so that their builtins exist. */
-struct rt_op { rt_obj obj; };
+/* A reduction operation (op.c). Predefined ops are builtins: which one is obj.index (their
+ * rt_builtin_id, RT_B_SUM ...); the other fields are unused. User ops (MPI_Op_create) call
+ * cb through the face that created them. */
+struct rt_op {
+    rt_obj obj;
+    rt_callback cb;  /* user ops: the user's function */
+    int commute;     /* user ops: 1 if declared commutative */
+};
 
 /* A contiguous run of bytes inside one element of a datatype. */
 struct rt__block {
@@ -130,6 +137,8 @@ struct rt_type {
     int elements;            /* basic elements per element (for MPI_Get_elements) */
     rt_count elem_size;      /* size of its basic element when all are alike, else 0 */
     rt_count pair_first;     /* value-index pairs of mixed types: size of the value part */
+    int16_t basic;           /* rt_builtin_id of its basic element when all are alike (a
+                                MINLOC/MAXLOC pair type counts as one), else -1 (op.c) */
     char name[RT_MAX_OBJECT_NAME];
     /* the packed stream of one element as runs of like basic elements (type_create.c) */
     int nruns;
@@ -154,7 +163,7 @@ struct rt_message {
     rt_comm *comm;           /* holds a reference */
 };
 
-enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE };
+enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE, RT__REQ_COLL };
 enum rt__send_mode { RT__MODE_STD = 0, RT__MODE_SYNC, RT__MODE_READY, RT__MODE_BUFFERED };
 
 /* A request: a send or a receive in flight, a persistent one (created inactive by *_init),
@@ -183,6 +192,7 @@ struct rt_request {
     struct rt_request *next, *prev;  /* queue links */
     struct rt_request *sub[2];       /* composite: its parts (owned) */
     struct rt_message *mrecv;        /* MPI_Mrecv/Imrecv: the message to receive */
+    struct rt__sched *sched;         /* collectives: the schedule it runs (owned) */
 };
 
 /* ------------------------------------------------------------ global state */

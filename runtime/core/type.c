@@ -100,6 +100,7 @@ void rt__type_builtins_init(void)
         t->committed = 1;
         t->elements = 1;
         t->elem_size = builtin_size[id];
+        t->basic = (int16_t)(builtin_size[id] ? id : -1);
         t->combiner = RT_COMBINER_NAMED;
         t->align = builtin_align(id, builtin_size[id]);
         t->erun[0] = builtin_run(id, builtin_size[id], builtin_size[id]);
@@ -115,6 +116,7 @@ void rt__type_builtins_init(void)
         t->elements = 2;
         t->elem_size = p->first == p->second ? p->first : 0;
         t->pair_first = p->first;
+        t->basic = (int16_t)p->id;
         static const int first_id[] = {RT_B_FLOAT, RT_B_DOUBLE, RT_B_LONG, RT_B_SHORT, RT_B_LONG_DOUBLE,
                                        RT_B_INT, RT_B_REAL, RT_B_DOUBLE_PRECISION, RT_B_INTEGER};
         int fid = first_id[i], sid = p->id == RT_B_2REAL ? RT_B_REAL

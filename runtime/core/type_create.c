@@ -101,6 +101,7 @@ static int build(const char *fn, rt_count n, const struct ent *e, int is_struct,
     rt_aint lo = 0, hi = 0, tlo = 0, thi = 0, mlo = 0, mhi = 0;
     t->align = 1;
     t->elem_size = -1;
+    t->basic = -2; /* -2: no data seen yet */
     for (rt_count i = 0; i < n; i++) {
         const rt_type *o = e[i].t;
         rt_count bl = e[i].bl;
@@ -141,6 +142,7 @@ static int build(const char *fn, rt_count n, const struct ent *e, int is_struct,
                 t->elem_size = o->elem_size;
             else if (t->elem_size != o->elem_size)
                 same_elem = 0;
+            t->basic = t->basic == -2 || t->basic == o->basic ? o->basic : -1;
         }
         if (o->align > t->align)
             t->align = o->align;
@@ -173,6 +175,8 @@ static int build(const char *fn, rt_count n, const struct ent *e, int is_struct,
     }
     if (!same_elem || t->elem_size < 0)
         t->elem_size = 0;
+    if (t->basic < 0)
+        t->basic = -1;
     if (have_lb)
         lo = mlo;
     if (have_ub)
@@ -436,6 +440,7 @@ rt_type *rt__type_copy_layout(const rt_type *old)
     t->elements = old->elements;
     t->elem_size = old->elem_size;
     t->pair_first = old->pair_first;
+    t->basic = old->basic;
     t->align = old->align;
     t->explicit_ub = old->explicit_ub;
     return t;

@@ -89,19 +89,26 @@ typedef struct rt_callback {
 #define RT_CB_LARGE 1u    /* registered through a large-count (_c) procedure */
 #define RT_CB_FORTRAN 2u  /* a Fortran procedure: arguments by reference, Fortran types */
 
-#define RT_FACE_VERSION 1
+#define RT_FACE_VERSION 2
 /* What the runtime needs from a face to call user code. Methods valid for version >= 1:
  * call_errhandler: call cb (an error handler for objects of class obj->cls) with the face's
- *   handle for obj and the face's value of the runtime error code `code`. */
-/* handle_at: decode element i of a handle array of class cls; NULL with *err set (an error
+ *   handle for obj and the face's value of the runtime error code `code`.
+ * handle_at: decode element i of a handle array of class cls; NULL with *err set (an error
  *   already raised on eo, naming fn and arg) if it is invalid, NULL with *err = 0 for the
- *   null handle. */
+ *   null handle.
+ * Methods valid for version >= 2:
+ * call_op: call cb (a user reduction function, MPI_Op_create) as f(in, inout, &len, &dt)
+ *   with dt the face's handle for type; the length argument is a C int unless
+ *   cb->flags & RT_CB_LARGE (MPI_Count). The runtime never passes len > INT_MAX to an
+ *   int-length callback (it calls in chunks). */
 typedef struct rt_face {
     int version;
     const char *name;
     void (*call_errhandler)(const rt_callback *cb, rt_obj *obj, int code);
     rt_obj *(*handle_at)(const void *array, size_t i, int cls, rt_obj *eo, const char *fn, const char *arg,
                          int *err);
+    /* version >= 2 */
+    void (*call_op)(const rt_callback *cb, const void *in, void *inout, rt_count len, rt_type *type);
 } rt_face;
 
 /* ------------------------------------------------------------ builtins and tables */
