@@ -108,6 +108,15 @@ const char *rt__class_string(int cls)
     return tool_text(cls);
 }
 
+/* Bookkeeping beside rt__g.err.user (same indices, same capacity) that makes adding and
+ * removing O(1): a live user class's count of live codes, and the removed entries as a
+ * free list (LIFO) that add_user takes from before it grows the table. Mutable state
+ * outside rt__g: whatever lock comes to guard rt__g.err must guard it too. */
+static struct {
+    int *aux;       /* live class: its live codes; removed entry: the next removed (-1: end) */
+    int free_head;  /* the last removed entry, -1 if none */
+} book = {NULL, -1};
+
 /* The live user class/code entry of code, or NULL. */
 static struct rt__usererr *user_entry(int code)
 {
@@ -116,6 +125,18 @@ static struct rt__usererr *user_entry(int code)
     if (code < RT_ERR_DYNAMIC_BASE || i >= rt__g.err.nuser || !rt__g.err.user[i].live)
         return NULL;
     return &rt__g.err.user[i];
+}
+
+/* Marks live entry u removed (its string freed) and puts it on the free list. */
+static void remove_user(struct rt__usererr *u)
+{
+    int i = (int)(u - rt__g.err.user);
+
+    free(u->str);
+    u->str = NULL;
+    u->live = 0;
+    book.aux[i] = book.free_head;
+    book.free_head = i;
 }
 
 /* The class of any runtime error code: predefined class, user class or code, or instance
@@ -165,7 +186,10 @@ void rt__errcodes_unload(void)
     for (int i = 0; i < rt__g.err.nuser; i++)
         free(rt__g.err.user[i].str);
     free(rt__g.err.user);
+    free(book.aux);
     rt__g.err.user = NULL;
+    book.aux = NULL;
+    book.free_head = -1;
     rt__g.err.nuser = rt__g.err.capuser = 0;
 }
 
@@ -200,38 +224,60 @@ int rt_Error_string(int errorcode, char *string, int *resultlen)
     return RT_SUCCESS;
 }
 
-/* A new user entry of class cls (-1: a new class, its own class); its code, or -1. */
+/* Grows the user table (and its bookkeeping) to hold one more entry. 0 when out of memory
+ * or out of codes. */
+static int grow_user(void)
+{
+    int ncap = rt__g.err.capuser ? 2 * rt__g.err.capuser : 16;
+    struct rt__usererr *nu;
+    int *na;
+
+    /* user codes never reach the instance bit's range above the base */
+    if (ncap >= RT_ERRINST_BIT)
+        return 0;
+    nu = realloc(rt__g.err.user, (size_t)ncap * sizeof *nu);
+    if (!nu)
+        return 0;
+    rt__g.err.user = nu;
+    na = realloc(book.aux, (size_t)ncap * sizeof *na);
+    if (!na)
+        return 0;  /* the larger user table is kept; capuser tells the size both have */
+    book.aux = na;
+    rt__g.err.capuser = ncap;
+    return 1;
+}
+
+/* A new user entry of class cls (-1: a new class, its own class): a removed entry if there
+ * is one, else a new one at the end. Its code, or -1 when out of memory or codes. */
 static int add_user(int cls)
 {
     struct rt__usererr *e;
-    int code;
+    int i, code;
 
-    if (rt__g.err.nuser == rt__g.err.capuser) {
-        int ncap = rt__g.err.capuser ? 2 * rt__g.err.capuser : 16;
-        struct rt__usererr *nu;
-
-        /* user codes never reach the instance bit's range above the base */
-        if (ncap >= RT_ERRINST_BIT)
+    if (book.free_head >= 0) {
+        i = book.free_head;
+        book.free_head = book.aux[i];
+    } else {
+        if (rt__g.err.nuser == rt__g.err.capuser && !grow_user())
             return -1;
-        nu = realloc(rt__g.err.user, (size_t)ncap * sizeof *nu);
-        if (!nu)
-            return -1;
-        rt__g.err.user = nu;
-        rt__g.err.capuser = ncap;
+        i = rt__g.err.nuser++;
     }
-    code = RT_ERR_DYNAMIC_BASE + rt__g.err.nuser;
-    e = &rt__g.err.user[rt__g.err.nuser++];
+    code = RT_ERR_DYNAMIC_BASE + i;
+    e = &rt__g.err.user[i];
     e->is_class = cls < 0;
     e->cls = cls < 0 ? code : cls;
     e->live = 1;
     e->str = NULL;
+    book.aux[i] = 0;
+    if (cls >= RT_ERR_DYNAMIC_BASE)
+        book.aux[cls - RT_ERR_DYNAMIC_BASE]++;
     if (code > rt__g.err.lastused)
         rt__g.err.lastused = code;
     return code;
 }
 
-/* MPI_Add_error_class: *errorclass = a new class (>= RT_ERR_DYNAMIC_BASE). Codes are
- * never reused, even after removal. Out of memory: RT_ERR_NO_MEM. */
+/* MPI_Add_error_class: *errorclass = a new class (>= RT_ERR_DYNAMIC_BASE); the values of
+ * removed classes and codes are reused. Out of memory: RT_ERR_NO_MEM. */
 int rt_Add_error_class(int *errorclass)
 {
     int code;
@@ -296,15 +342,11 @@ int rt_Remove_error_class(int errorclass)
     if (!u || !u->is_class)
         return RT_ERR(NULL, RT_ERR_ARG, "'errorclass' = %d is not a user error class "
                       "(MPI_Add_error_class)", errorclass);
-    for (int i = 0; i < rt__g.err.nuser; i++) {
-        const struct rt__usererr *c = &rt__g.err.user[i];
-        if (c->live && !c->is_class && c->cls == errorclass)
-            return RT_ERR(NULL, RT_ERR_ARG, "error class %d still has error code %d: remove "
-                          "its codes first", errorclass, RT_ERR_DYNAMIC_BASE + i);
-    }
-    free(u->str);
-    u->str = NULL;
-    u->live = 0;
+    int ncodes = book.aux[errorclass - RT_ERR_DYNAMIC_BASE];
+    if (ncodes > 0)
+        return RT_ERR(NULL, RT_ERR_ARG, "error class %d still has %d error code%s: remove "
+                      "them first", errorclass, ncodes, ncodes == 1 ? "" : "s");
+    remove_user(u);
     return RT_SUCCESS;
 }
 
@@ -320,7 +362,9 @@ int rt_Remove_error_code(int errorcode)
     if (u->str)
         return RT_ERR(NULL, RT_ERR_ARG, "error code %d still has an error string: call "
                       "MPI_Remove_error_string first", errorcode);
-    u->live = 0;
+    if (u->cls >= RT_ERR_DYNAMIC_BASE)
+        book.aux[u->cls - RT_ERR_DYNAMIC_BASE]--;
+    remove_user(u);
     return RT_SUCCESS;
 }
 
