@@ -279,15 +279,28 @@ static long long iroot(long long m, int k)
     return lo;
 }
 
+/* Among two non-increasing factorizations a and b of k parts with the same spread: 1 if a
+ * is MPICH's choice over b, the one whose smallest part is larger, then whose next part up
+ * is larger, and so on (5040 in 3: 21x16x15 over 20x18x14). */
+static int wins_tie(const int *a, const int *b, int k)
+{
+    for (int i = k - 1; i >= 0; i--)
+        if (a[i] != b[i])
+            return a[i] > b[i];
+    return 0;
+}
+
 /* Fills cur[i..k) with a non-increasing factorization of m whose parts are <= cap, keeping
- * the one with the smallest spread in best. */
+ * in best the one with the smallest spread, ties broken by wins_tie. */
 static void search(struct search *s, int i, long long m, long long cap)
 {
     int left = s->k - i;
     if (left == 1) {
         long long sp = (i ? s->cur[0] : m) - m;
-        if (m <= cap && (s->spread < 0 || sp < s->spread)) {
-            s->cur[i] = (int)m;
+        if (m > cap || (s->spread >= 0 && sp > s->spread))
+            return;
+        s->cur[i] = (int)m;
+        if (s->spread < 0 || sp < s->spread || wins_tie(s->cur, s->best, s->k)) {
             s->spread = sp;
             memcpy(s->best, s->cur, sizeof *s->cur * (size_t)s->k);
         }
@@ -304,8 +317,9 @@ static void search(struct search *s, int i, long long m, long long cap)
         if (d > cap || d > m)
             break;
         long long top = i ? s->cur[0] : d;
-        /* the smallest part will be at most the (left-1)-th root of what remains */
-        if (s->spread >= 0 && top - iroot(m / d, left - 1) >= s->spread)
+        /* the smallest part will be at most the (left-1)-th root of what remains; a tie
+         * may still win */
+        if (s->spread >= 0 && top - iroot(m / d, left - 1) > s->spread)
             continue;
         s->cur[i] = (int)d;
         search(s, i + 1, m / d, d);
@@ -331,8 +345,8 @@ static int divisors(struct search *s, long long m)
 }
 
 /* MPI_Dims_create: fills the zero entries of dims[0..ndims) so that the product of all
- * is nnodes, as balanced as possible (the smallest largest-minus-smallest spread), in
- * non-increasing order. Negative entries, or a product of the given entries that does not
+ * is nnodes, as balanced as possible (the smallest largest-minus-smallest spread; among
+ * equal spreads MPICH's choice, see wins_tie), in non-increasing order. Negative entries, or a product of the given entries that does not
  * divide nnodes: RT_ERR_DIMS; ndims < 0: RT_ERR_DIMS; nnodes < 1: RT_ERR_ARG. */
 int rt_Dims_create(int nnodes, int ndims, int *dims)
 {
