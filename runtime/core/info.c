@@ -299,8 +299,9 @@ int rt_Info_free(rt_info **info)
     return RT_SUCCESS;
 }
 
-/* MPI_Info_create_env: *info = a new info with the MPI_INFO_ENV keys for this argc/argv
- * (argv may be NULL), with "thread_level" only once MPI is initialized. */
+/* MPI_Info_create_env: *info = a new info with the keys and values MPI_INFO_ENV gets from
+ * MPI_Init with this argc/argv (argv may be NULL): "thread_level" is MPI_Init's level,
+ * MPI_THREAD_SINGLE. The same before MPI_Init, after it and after MPI_Finalize. */
 int rt_Info_create_env(int argc, char **argv, rt_info **info)
 {
     rt_info *n;
@@ -310,8 +311,7 @@ int rt_Info_create_env(int argc, char **argv, rt_info **info)
     n = (rt_info *)rt__obj_new(RT_CLASS_INFO);
     if (!n)
         return RT_ERR(NULL, RT_ERR_NO_MEM, "cannot create another info object");
-    rt__info_fill_env(n, argc, argv,
-                      rt__g.life.state == RT_STATE_PRE_INIT ? -1 : rt__g.life.thread_required);
+    rt__info_fill_env(n, argc, argv, RT_THREAD_SINGLE);
     *info = n;
     return RT_SUCCESS;
 }

@@ -7,6 +7,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "pmi.h"
+
 /* "MPI_THREAD_SINGLE" ... for a runtime thread level, NULL if it is not one. */
 const char *rt__thread_level_name(int level)
 {
@@ -58,9 +60,17 @@ static void put_cmdline_from_proc(rt_info *info)
     rt__info_put(info, "argv", args);
 }
 
+/* The number of processes in the job: the world's size once MPI was initialized, before
+ * that what the launcher announced, so that it reads the same at every time. */
+static int job_size(void)
+{
+    return rt__g.life.state == RT_STATE_PRE_INIT ? rt__pmi_env_size() : rt__g.world.size;
+}
+
 /* Fills info (best effort, no errors raised) with: command, argv (space-separated, may
- * be cut at MPI_MAX_INFO_VAL), maxprocs (world size), wdir, host, arch and, if
- * thread_level >= 0, thread_level. argv NULL or empty: taken from /proc/self/cmdline. */
+ * be cut at MPI_MAX_INFO_VAL), maxprocs (the job's size, also before init), wdir, host,
+ * arch and, if thread_level >= 0, thread_level. argv NULL or empty: taken from
+ * /proc/self/cmdline. */
 void rt__info_fill_env(rt_info *info, int argc, char **argv, int thread_level)
 {
     char buf[RT_MAX_INFO_VAL + 1];
@@ -80,7 +90,7 @@ void rt__info_fill_env(rt_info *info, int argc, char **argv, int thread_level)
     } else {
         put_cmdline_from_proc(info);
     }
-    snprintf(buf, sizeof buf, "%d", rt__g.world.size);
+    snprintf(buf, sizeof buf, "%d", job_size());
     rt__info_put(info, "maxprocs", buf);
     if (getcwd(buf, sizeof buf))
         rt__info_put(info, "wdir", buf);

@@ -262,6 +262,16 @@ int rt__pmi_init(int *rank, int *size, int *appnum)
     return 0;
 }
 
+int rt__pmi_env_size(void)
+{
+    const char *v = getenv("PMI_SIZE");
+    int size;
+
+    if (!getenv("PMI_FD") || !v || rt__pmiw_int(v, 1, 1 << 30, &size) < 0)
+        return 1;
+    return size;
+}
+
 int rt__pmi_singleton(void)
 {
     return pmi.state == ST_SINGLETON;

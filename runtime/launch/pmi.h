@@ -15,6 +15,12 @@
  * not supported), or on any malformed environment or response. */
 int rt__pmi_init(int *rank, int *size, int *appnum);
 
+/* The number of processes in the job as the process manager announced it (PMI_SIZE next to
+ * PMI_FD), read from the environment without connecting: usable before rt__pmi_init and after
+ * rt__pmi_finalize. 1 without PMI_FD, or when PMI_SIZE is missing or invalid (rt__pmi_init
+ * fails then). */
+int rt__pmi_env_size(void);
+
 /* 1 when rt__pmi_init found no process manager (singleton), else 0. */
 int rt__pmi_singleton(void);
 
