@@ -1,6 +1,6 @@
 /* p2p_engine.c — the point-to-point engine: posted and unexpected queues, matching in
  * arrival order, the self path, sends through the transports, progress and blocking waits. */
-#include "p2p.h"
+#include "coll.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -402,7 +402,7 @@ int rt__progress(void)
         }
         n++;
     }
-    return n;
+    return n + rt__coll_progress();
 }
 
 void rt__wait_until(int (*done)(void *), void *arg)

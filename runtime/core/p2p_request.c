@@ -1,7 +1,7 @@
 /* p2p_request.c — requests: creation, completion and release, and the calls that complete
  * them (MPI_Wait/Test and their any/all/some forms, MPI_Request_get_status*, MPI_Cancel,
  * MPI_Request_free, MPI_Start/Startall). */
-#include "p2p.h"
+#include "coll.h"
 
 #include <stdlib.h>
 
@@ -52,6 +52,8 @@ void rt__request_destroy(rt_obj *o)
             rt__obj_release(&r->sub[i]->obj);
     if (r->mrecv)
         rt__obj_release(&r->mrecv->obj);
+    if (r->sched)
+        rt__coll_destroy(r);
     free(r->tmp);
     rt__obj_release((rt_obj *)r->comm);
     rt__obj_release((rt_obj *)r->type);
@@ -94,6 +96,9 @@ static int request_error(const rt_request *r, const char *fn)
                         "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",
                         (long long)x->tmp_len, s->source, s->tag, (long long)(x->count * x->type->size));
     const char *why = rt__class_string(s->error);
+    if (r->kind == RT__REQ_COLL)
+        return rt_raise((rt_obj *)r->comm, s->error, fn, "the collective operation failed: %s",
+                        why ? why : "unknown error");
     return rt_raise((rt_obj *)r->comm, s->error, fn, "the transfer with rank %d failed: %s", r->peer,
                     why ? why : "unknown error");
 }
@@ -380,6 +385,8 @@ int rt_Cancel(rt_request *request)
 {
     if (inactive(request))
         return RT_ERR(request ? request->comm : NULL, RT_ERR_REQUEST, "request is not active");
+    if (request->kind == RT__REQ_COLL)
+        return RT_ERR(request->comm, RT_ERR_REQUEST, "a collective operation cannot be cancelled");
     if (request->complete)
         return RT_SUCCESS;
     if (rt__posted_cancel(request) || rt__pending_cancel(request)) {
@@ -417,7 +424,8 @@ static int start(rt_request *r)
     r->complete = 0;
     r->need_ack = 0;
     r->tp_pending = 0;
-    int err = r->kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
+    int err = r->kind == RT__REQ_COLL ? rt__coll_start(r)
+              : r->kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     return err ? RT_ERR(r->comm, err, "cannot start the operation") : RT_SUCCESS;
 }
 

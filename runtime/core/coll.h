@@ -1,0 +1,76 @@
+/* coll.h — the collectives' internal interface: schedules (coll_sched.c) that the algorithms
+ * (coll_algo*.c) build and the progress engine runs, and the arguments every collective takes. */
+#ifndef RT_COLL_H
+#define RT_COLL_H
+
+#include "op.h"
+#include "p2p.h"
+
+/* A schedule: rounds of steps. A round starts all its sends and receives at once; when they
+ * are complete its local steps (reductions, copies) run in order, then the next round
+ * starts. A schedule is built once and may run many times (persistent collectives). */
+typedef struct rt__sched rt__sched;
+
+/* Everything a collective procedure passes; each uses the fields its signature has. */
+typedef struct rt__coll_args {
+    const void *sbuf;       /* RT_IN_PLACE where the user passed MPI_IN_PLACE */
+    void *rbuf;
+    rt_count scount, rcount;
+    rt_type *stype, *rtype;
+    rt_counts scounts, sdispls, rcounts, rdispls;
+    const rt_aint *sdispls_a, *rdispls_a;  /* neighbour alltoallw: byte displacements */
+    rt_handle_array stypes, rtypes;        /* alltoallw */
+    rt_op *op;
+    int root;
+} rt__coll_args;
+
+/* A builder: appends the steps of one collective on comm to s (arguments checked). Returns
+ * RT_SUCCESS or an error code (raised, naming fn). */
+typedef int (*rt__coll_build_fn)(rt__sched *s, rt_comm *comm, const rt__coll_args *a, const char *fn);
+
+enum rt__coll_mode { RT__COLL_BLOCKING, RT__COLL_NONBLOCKING, RT__COLL_PERSISTENT };
+
+/* Runs a collective: builds its schedule with build, then (blocking) runs it to completion,
+ * (nonblocking) starts it and returns it in *req, or (persistent) returns it inactive in
+ * *req. Returns RT_SUCCESS or the error code (raised on comm, naming fn). */
+int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
+                 const char *fn);
+
+/* ---- building a schedule (coll_sched.c). Each returns RT_SUCCESS or RT_ERR_NO_MEM. */
+
+/* Ends the current round (a no-op if it is empty). */
+int rt__sched_round(rt__sched *s);
+/* A send of count elements of type at buf to rank peer of comm's collective view (the remote
+ * group for inter-communicators; local = 1: the local group). */
+int rt__sched_send(rt__sched *s, const void *buf, rt_count count, rt_type *type, int peer, int local);
+/* A receive of count elements of type into buf from rank peer (as rt__sched_send). */
+int rt__sched_recv(rt__sched *s, void *buf, rt_count count, rt_type *type, int peer, int local);
+/* A local step: inout = in op inout over count elements of type (after the round's transfers). */
+int rt__sched_reduce(rt__sched *s, const void *in, void *inout, rt_count count, rt_type *type, rt_op *op);
+/* A local step: copies scount elements of stype at src into dcount elements of dtype at dst
+ * (the same type signature; dst may be smaller: the copy stops at its end). */
+int rt__sched_copy(rt__sched *s, const void *src, rt_count scount, rt_type *stype, void *dst, rt_count dcount,
+                   rt_type *dtype);
+/* Scratch memory owned by the schedule for count elements of type, laid out as type says:
+ * returns the address of element 0 (its true lower bound may be below it); NULL when out
+ * of memory. */
+void *rt__sched_buffer(rt__sched *s, rt_count count, rt_type *type);
+
+/* ---- the engine (coll_sched.c) */
+
+/* Advances every running collective; returns how many steps it completed. Called by
+ * rt__progress. */
+int rt__coll_progress(void);
+/* Starts persistent collective request r (inactive). RT_SUCCESS or an error class. */
+int rt__coll_start(rt_request *r);
+/* Frees r's schedule (request destructor). */
+void rt__coll_destroy(rt_request *r);
+
+/* ---- argument checks shared by the builders (coll_sched.c) */
+
+/* RT_SUCCESS if the n counts of c are >= 0; else raises RT_ERR_COUNT naming fn and arg. */
+int rt__coll_check_counts(rt_comm *comm, rt_counts c, int n, const char *fn, const char *arg);
+/* Raises RT_ERR_BUFFER: MPI_IN_PLACE passed as arg where it is not allowed. */
+int rt__coll_bad_in_place(rt_comm *comm, const char *fn, const char *arg);
+
+#endif

@@ -1,0 +1,130 @@
+/* coll_api.c — the collective entry points: each procedure's blocking, nonblocking (MPI_I*)
+ * and persistent (*_init) forms fill one rt__coll_args and run the same schedule builder. */
+#include "coll_algo.h"
+
+/* Checks the datatypes a collective uses (non-NULL ones must be committed). */
+static int types_ok(rt_comm *comm, const rt__coll_args *a, const char *fn)
+{
+    int err = RT_SUCCESS;
+    if (a->stype && (a->sbuf != RT_IN_PLACE || !a->rtype)) /* reductions: rtype NULL */
+        err = rt__type_check(a->stype, (rt_obj *)comm, fn);
+    if (!err && a->rtype)
+        err = rt__type_check(a->rtype, (rt_obj *)comm, fn);
+    return err;
+}
+
+/* MPI_IN_PLACE is a send buffer, except in scatters, where the root passes it as recvbuf. */
+static int run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
+               const char *fn)
+{
+    if (comm->remote_size > 0)
+        return rt_raise((rt_obj *)comm, RT_ERR_UNSUPPORTED_OPERATION, fn,
+                        "collectives on inter-communicators are not implemented yet");
+    int scatter = build == rt__build_scatter;
+    if (a->rbuf == RT_IN_PLACE && !scatter)
+        return rt__coll_bad_in_place(comm, fn, "recvbuf");
+    if (a->sbuf == RT_IN_PLACE && scatter)
+        return rt__coll_bad_in_place(comm, fn, "sendbuf");
+    int err = types_ok(comm, a, fn);
+    return err ? err : rt__coll_run(comm, build, a, mode, req, fn);
+}
+
+/* The three forms of collective Name (nonblocking INAME) with parameter list P (a macro),
+ * building with `build` from the rt__coll_args initializer that follows. */
+#define COLLECTIVE(Name, IName, P, build, ...)                                                          \
+    int rt_##Name(P)                                                                                    \
+    {                                                                                                   \
+        const rt__coll_args a = {__VA_ARGS__};                                                          \
+        return run(comm, build, &a, RT__COLL_BLOCKING, NULL, "MPI_" #Name);                             \
+    }                                                                                                   \
+    int rt_##IName(P, rt_request **request)                                                             \
+    {                                                                                                   \
+        const rt__coll_args a = {__VA_ARGS__};                                                          \
+        return run(comm, build, &a, RT__COLL_NONBLOCKING, request, "MPI_" #IName);                      \
+    }                                                                                                   \
+    int rt_##Name##_init(P, rt_info *info, rt_request **request)                                        \
+    {                                                                                                   \
+        (void)info;                                                                                     \
+        const rt__coll_args a = {__VA_ARGS__};                                                          \
+        return run(comm, build, &a, RT__COLL_PERSISTENT, request, "MPI_" #Name "_init");                \
+    }
+
+#define P_BARRIER rt_comm *comm
+COLLECTIVE(Barrier, Ibarrier, P_BARRIER, rt__build_barrier, .root = 0)
+
+#define P_BCAST void *buffer, rt_count count, rt_type *datatype, int root, rt_comm *comm
+COLLECTIVE(Bcast, Ibcast, P_BCAST, rt__build_bcast, .rbuf = buffer, .rcount = count, .rtype = datatype, .root = root)
+
+#define P_GATHER                                                                                        \
+    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_count recvcount,      \
+        rt_type *recvtype, int root, rt_comm *comm
+#define A_GATHER                                                                                        \
+    .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount,      \
+    .rtype = recvtype, .root = root
+COLLECTIVE(Gather, Igather, P_GATHER, rt__build_gather, A_GATHER)
+COLLECTIVE(Scatter, Iscatter, P_GATHER, rt__build_scatter, A_GATHER)
+
+#define P_GATHERV                                                                                       \
+    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_counts recvcounts,    \
+        rt_counts displs, rt_type *recvtype, int root, rt_comm *comm
+COLLECTIVE(Gatherv, Igatherv, P_GATHERV, rt__build_gather, .sbuf = sendbuf, .scount = sendcount,
+           .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype,
+           .root = root)
+
+#define P_SCATTERV                                                                                      \
+    const void *sendbuf, rt_counts sendcounts, rt_counts displs, rt_type *sendtype, void *recvbuf,      \
+        rt_count recvcount, rt_type *recvtype, int root, rt_comm *comm
+COLLECTIVE(Scatterv, Iscatterv, P_SCATTERV, rt__build_scatter, .sbuf = sendbuf, .scounts = sendcounts,
+           .sdispls = displs, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
+           .root = root)
+
+#define P_ALLGATHER                                                                                     \
+    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_count recvcount,      \
+        rt_type *recvtype, rt_comm *comm
+#define A_ALLGATHER                                                                                     \
+    .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount,      \
+    .rtype = recvtype
+COLLECTIVE(Allgather, Iallgather, P_ALLGATHER, rt__build_allgather, A_ALLGATHER)
+COLLECTIVE(Alltoall, Ialltoall, P_ALLGATHER, rt__build_alltoall, A_ALLGATHER)
+
+#define P_ALLGATHERV                                                                                    \
+    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_counts recvcounts,    \
+        rt_counts displs, rt_type *recvtype, rt_comm *comm
+COLLECTIVE(Allgatherv, Iallgatherv, P_ALLGATHERV, rt__build_allgather, .sbuf = sendbuf, .scount = sendcount,
+           .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype)
+
+#define P_ALLTOALLV                                                                                     \
+    const void *sendbuf, rt_counts sendcounts, rt_counts sdispls, rt_type *sendtype, void *recvbuf,     \
+        rt_counts recvcounts, rt_counts rdispls, rt_type *recvtype, rt_comm *comm
+COLLECTIVE(Alltoallv, Ialltoallv, P_ALLTOALLV, rt__build_alltoall, .sbuf = sendbuf, .scounts = sendcounts,
+           .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+           .rtype = recvtype)
+
+#define P_ALLTOALLW                                                                                     \
+    const void *sendbuf, rt_counts sendcounts, rt_counts sdispls, rt_handle_array sendtypes,            \
+        void *recvbuf, rt_counts recvcounts, rt_counts rdispls, rt_handle_array recvtypes, rt_comm *comm
+COLLECTIVE(Alltoallw, Ialltoallw, P_ALLTOALLW, rt__build_alltoall, .sbuf = sendbuf, .scounts = sendcounts,
+           .sdispls = sdispls, .stypes = sendtypes, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+           .rtypes = recvtypes)
+
+#define P_REDUCE                                                                                        \
+    const void *sendbuf, void *recvbuf, rt_count count, rt_type *datatype, rt_op *op, int root,         \
+        rt_comm *comm
+COLLECTIVE(Reduce, Ireduce, P_REDUCE, rt__build_reduce, .sbuf = sendbuf, .rbuf = recvbuf, .scount = count,
+           .stype = datatype, .op = op, .root = root)
+
+#define P_ALLREDUCE const void *sendbuf, void *recvbuf, rt_count count, rt_type *datatype, rt_op *op, rt_comm *comm
+#define A_ALLREDUCE .sbuf = sendbuf, .rbuf = recvbuf, .scount = count, .stype = datatype, .op = op
+COLLECTIVE(Allreduce, Iallreduce, P_ALLREDUCE, rt__build_allreduce, A_ALLREDUCE)
+COLLECTIVE(Scan, Iscan, P_ALLREDUCE, rt__build_scan, A_ALLREDUCE)
+COLLECTIVE(Exscan, Iexscan, P_ALLREDUCE, rt__build_exscan, A_ALLREDUCE)
+
+#define P_REDUCE_SCATTER_BLOCK                                                                          \
+    const void *sendbuf, void *recvbuf, rt_count recvcount, rt_type *datatype, rt_op *op, rt_comm *comm
+COLLECTIVE(Reduce_scatter_block, Ireduce_scatter_block, P_REDUCE_SCATTER_BLOCK, rt__build_reduce_scatter,
+           .sbuf = sendbuf, .rbuf = recvbuf, .rcount = recvcount, .stype = datatype, .op = op)
+
+#define P_REDUCE_SCATTER                                                                                \
+    const void *sendbuf, void *recvbuf, rt_counts recvcounts, rt_type *datatype, rt_op *op, rt_comm *comm
+COLLECTIVE(Reduce_scatter, Ireduce_scatter, P_REDUCE_SCATTER, rt__build_reduce_scatter, .sbuf = sendbuf,
+           .rbuf = recvbuf, .rcounts = recvcounts, .stype = datatype, .op = op)

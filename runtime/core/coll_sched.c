@@ -1,0 +1,413 @@
+/* coll_sched.c — schedules: the rounds of sends, receives and local steps a collective is
+ * made of, run by the progress engine (blocking, nonblocking and persistent collectives). */
+#include "coll.h"
+
+#include <stdlib.h>
+
+enum { ST_SEND, ST_RECV, ST_REDUCE, ST_COPY };
+
+struct step {
+    uint8_t kind;
+    uint8_t local;          /* send/recv on the local group of an inter-communicator */
+    int peer;
+    const void *src;        /* send: data; reduce: in; copy: source */
+    void *dst;              /* recv: buffer; reduce: inout; copy: destination */
+    rt_count count, dcount;
+    rt_type *type, *dtype;  /* each holds a reference */
+    rt_op *op;              /* holds a reference */
+};
+
+struct rt__sched {
+    rt_comm *comm;            /* the user's communicator (the request holds the reference) */
+    int tag;                  /* this collective's tag on the collective context (even) */
+    struct step *steps;
+    int nsteps, cap;
+    int *round_end;           /* round i is steps [round_end[i-1], round_end[i]) */
+    int nrounds, rcap;
+    void **bufs;              /* scratch memory (owned) */
+    int nbufs;
+    /* running state */
+    int cur;                  /* the round in progress */
+    rt_request **reqs;        /* its transfers in flight (sized for the largest round) */
+    int nreqs;
+    rt_request *owner;        /* the collective request */
+    rt__sched *next, *prev;   /* the list of running schedules */
+};
+
+static rt__sched *running;
+
+/* ------------------------------------------------------------ building */
+
+static struct step *add(rt__sched *s)
+{
+    if (s->nsteps == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        struct step *p = realloc(s->steps, (size_t)cap * sizeof *p);
+        if (!p)
+            return NULL;
+        s->steps = p;
+        s->cap = cap;
+    }
+    struct step *st = &s->steps[s->nsteps++];
+    memset(st, 0, sizeof *st);
+    return st;
+}
+
+int rt__sched_round(rt__sched *s)
+{
+    int start = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
+    if (s->nsteps == start)
+        return RT_SUCCESS;
+    if (s->nrounds == s->rcap) {
+        int cap = s->rcap ? 2 * s->rcap : 8;
+        int *p = realloc(s->round_end, (size_t)cap * sizeof *p);
+        if (!p)
+            return RT_ERR_NO_MEM;
+        s->round_end = p;
+        s->rcap = cap;
+    }
+    s->round_end[s->nrounds++] = s->nsteps;
+    return RT_SUCCESS;
+}
+
+static int transfer(rt__sched *s, int kind, const void *buf, rt_count count, rt_type *type, int peer, int local)
+{
+    struct step *st = add(s);
+    if (!st)
+        return RT_ERR_NO_MEM;
+    st->kind = (uint8_t)kind;
+    st->local = (uint8_t)local;
+    st->peer = peer;
+    if (kind == ST_SEND)
+        st->src = buf;
+    else
+        st->dst = (void *)buf;
+    st->count = count;
+    st->type = type;
+    rt__obj_retain((rt_obj *)type);
+    return RT_SUCCESS;
+}
+
+int rt__sched_send(rt__sched *s, const void *buf, rt_count count, rt_type *type, int peer, int local)
+{
+    return transfer(s, ST_SEND, buf, count, type, peer, local);
+}
+
+int rt__sched_recv(rt__sched *s, void *buf, rt_count count, rt_type *type, int peer, int local)
+{
+    return transfer(s, ST_RECV, buf, count, type, peer, local);
+}
+
+int rt__sched_reduce(rt__sched *s, const void *in, void *inout, rt_count count, rt_type *type, rt_op *op)
+{
+    struct step *st = add(s);
+    if (!st)
+        return RT_ERR_NO_MEM;
+    *st = (struct step){.kind = ST_REDUCE, .src = in, .dst = inout, .count = count, .type = type, .op = op};
+    rt__obj_retain((rt_obj *)type);
+    rt__obj_retain((rt_obj *)op);
+    return RT_SUCCESS;
+}
+
+int rt__sched_copy(rt__sched *s, const void *src, rt_count scount, rt_type *stype, void *dst, rt_count dcount,
+                   rt_type *dtype)
+{
+    struct step *st = add(s);
+    if (!st)
+        return RT_ERR_NO_MEM;
+    *st = (struct step){.kind = ST_COPY, .src = src, .dst = dst, .count = scount, .type = stype,
+                        .dcount = dcount, .dtype = dtype};
+    rt__obj_retain((rt_obj *)stype);
+    rt__obj_retain((rt_obj *)dtype);
+    return RT_SUCCESS;
+}
+
+void *rt__sched_buffer(rt__sched *s, rt_count count, rt_type *type)
+{
+    rt_count span = count > 0 ? type->true_extent + (count - 1) * type->extent : 0;
+    void **p = realloc(s->bufs, (size_t)(s->nbufs + 1) * sizeof *p);
+    if (!p)
+        return NULL;
+    s->bufs = p;
+    char *b = malloc((size_t)(span > 0 ? span : 1));
+    if (!b)
+        return NULL;
+    s->bufs[s->nbufs++] = b;
+    return b - type->true_lb;
+}
+
+static void sched_free(rt__sched *s)
+{
+    for (int i = 0; i < s->nsteps; i++) {
+        rt__obj_release((rt_obj *)s->steps[i].type);
+        rt__obj_release((rt_obj *)s->steps[i].dtype);
+        rt__obj_release((rt_obj *)s->steps[i].op);
+    }
+    for (int i = 0; i < s->nbufs; i++)
+        free(s->bufs[i]);
+    free(s->bufs);
+    free(s->steps);
+    free(s->round_end);
+    free(s->reqs);
+    free(s);
+}
+
+/* ------------------------------------------------------------ running */
+
+static void copy_typed(const struct step *st)
+{
+    rt_count bytes = st->count * st->type->size, room = st->dcount * st->dtype->size;
+    if (bytes > room)
+        bytes = room;
+    if (bytes <= 0)
+        return;
+    if (rt__type_contig(st->type) && rt__type_contig(st->dtype)) {
+        memmove((char *)st->dst + st->dtype->true_lb, (const char *)st->src + st->type->true_lb, (size_t)bytes);
+        return;
+    }
+    void *tmp = malloc((size_t)(st->count * st->type->size));
+    if (!tmp)
+        rt__fatal("out of memory copying collective data");
+    rt__type_pack(st->type, st->src, st->count, tmp);
+    rt__type_unpack(st->dtype, tmp, bytes, st->dst);
+    free(tmp);
+}
+
+/* Posts the transfer of step st; NULL with *err set if it could not start. */
+static rt_request *post(rt__sched *s, const struct step *st, int *err)
+{
+    rt_comm *view = st->local ? s->comm->lcoll : s->comm->coll;
+    int kind = st->kind == ST_SEND ? RT__REQ_SEND : RT__REQ_RECV;
+    rt_request *r = rt__request_new(kind, view, st->type);
+    if (!r) {
+        *err = RT_ERR_NO_MEM;
+        return NULL;
+    }
+    r->mode = RT__MODE_STD;
+    r->buf = kind == RT__REQ_SEND ? (void *)st->src : st->dst;
+    r->count = st->count;
+    r->peer = st->peer;
+    r->tag = s->tag | st->local;
+    *err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
+    if (*err) {
+        rt__obj_release(&r->obj);
+        return NULL;
+    }
+    return r;
+}
+
+static void unlink_running(rt__sched *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else if (running == s)
+        running = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    s->next = s->prev = NULL;
+}
+
+/* The collective is over (err: the first failure): off the running list, complete. */
+static void finish(rt__sched *s, int err)
+{
+    unlink_running(s);
+    rt_request *r = s->owner;
+    if (err && !r->status.error)
+        r->status.error = err;
+    rt__request_complete(r);
+}
+
+/* Runs the local steps of the current round, in order; returns the first error. */
+static int run_local(rt__sched *s)
+{
+    int first = s->cur ? s->round_end[s->cur - 1] : 0;
+    for (int i = first; i < s->round_end[s->cur]; i++) {
+        const struct step *st = &s->steps[i];
+        if (st->kind == ST_REDUCE) {
+            int err = rt__op_apply(st->op, st->src, st->dst, st->count, st->type);
+            if (err)
+                return err;
+        } else if (st->kind == ST_COPY) {
+            copy_typed(st);
+        }
+    }
+    return RT_SUCCESS;
+}
+
+/* Runs s as far as it can go; returns the steps completed. s may be finished (and its
+ * request released) on return. */
+static int advance(rt__sched *s)
+{
+    int n = 0;
+    for (;;) {
+        if (s->nreqs) { /* the round's transfers: all done? */
+            for (int i = 0; i < s->nreqs; i++)
+                if (!s->reqs[i]->complete)
+                    return n;
+            int err = RT_SUCCESS;
+            for (int i = 0; i < s->nreqs; i++) {
+                rt_request *q = s->reqs[i];
+                if (!err && q->status.error)
+                    err = q->status.error;
+                rt__obj_release(&q->obj);
+            }
+            n += s->nreqs;
+            s->nreqs = 0;
+            if (err) {
+                finish(s, err);
+                return n;
+            }
+            err = run_local(s);
+            if (err) {
+                finish(s, err);
+                return n;
+            }
+            s->cur++;
+        }
+        if (s->cur == s->nrounds) {
+            finish(s, RT_SUCCESS);
+            return n;
+        }
+        /* start the round: receives first, so that messages to ourselves find them */
+        int first = s->cur ? s->round_end[s->cur - 1] : 0, last = s->round_end[s->cur];
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = first; i < last; i++) {
+                const struct step *st = &s->steps[i];
+                if (st->kind != (pass ? ST_SEND : ST_RECV))
+                    continue;
+                int err;
+                rt_request *q = post(s, st, &err);
+                if (!q) { /* take back what this round posted, then fail */
+                    for (int j = 0; j < s->nreqs; j++) {
+                        rt_request *p = s->reqs[j];
+                        if (rt__posted_cancel(p) || p->complete)
+                            rt__obj_release(&p->obj);
+                        else
+                            p->freed = 1; /* in flight: it goes when complete */
+                    }
+                    s->nreqs = 0;
+                    finish(s, err);
+                    return n;
+                }
+                s->reqs[s->nreqs++] = q;
+            }
+        if (!s->nreqs) { /* only local steps: run them now */
+            int err = run_local(s);
+            if (err) {
+                finish(s, err);
+                return n;
+            }
+            s->cur++;
+        }
+    }
+}
+
+static void launch(rt__sched *s)
+{
+    s->cur = 0;
+    s->nreqs = 0;
+    s->next = running;
+    s->prev = NULL;
+    if (running)
+        running->prev = s;
+    running = s;
+    advance(s);
+}
+
+int rt__coll_progress(void)
+{
+    int n = 0;
+    for (rt__sched *s = running, *next; s; s = next) {
+        next = s->next;
+        n += advance(s);
+    }
+    return n;
+}
+
+int rt__coll_start(rt_request *r)
+{
+    r->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
+    launch(r->sched);
+    return RT_SUCCESS;
+}
+
+void rt__coll_destroy(rt_request *r)
+{
+    if (r->sched)
+        sched_free(r->sched);
+    r->sched = NULL;
+}
+
+static int coll_done(void *arg)
+{
+    return ((rt_request *)arg)->complete;
+}
+
+int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
+                 const char *fn)
+{
+    rt__sched *s = calloc(1, sizeof *s);
+    if (!s)
+        return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's schedule");
+    s->comm = comm;
+    int err = build(s, comm, a, fn);
+    if (err) {
+        sched_free(s);
+        return err;
+    }
+    if (rt__sched_round(s)) {
+        sched_free(s);
+        return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's schedule");
+    }
+    int widest = 1;
+    for (int i = 0, first = 0; i < s->nrounds; first = s->round_end[i++])
+        if (s->round_end[i] - first > widest)
+            widest = s->round_end[i] - first;
+    s->reqs = malloc((size_t)widest * sizeof *s->reqs);
+    rt_request *r = s->reqs ? rt__request_new(RT__REQ_COLL, comm, NULL) : NULL;
+    if (!r) {
+        sched_free(s);
+        return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's request");
+    }
+    /* the sequence number only counts collectives that run: a call refused here on some
+     * ranks only (an argument error) does not shift the tags of the ones that follow */
+    s->tag = (int)((comm->coll_seq++ & 0x3fffffffu) << 1);
+    r->sched = s;
+    s->owner = r;
+    r->peer = RT_PROC_NULL;
+    if (mode == RT__COLL_PERSISTENT) {
+        r->persistent = 1;
+        r->active = 0;
+        r->complete = 1;
+        *req = r;
+        return RT_SUCCESS;
+    }
+    rt__coll_start(r);
+    if (mode == RT__COLL_NONBLOCKING) {
+        *req = r;
+        return RT_SUCCESS;
+    }
+    rt__wait_until(coll_done, r);
+    err = r->status.error;
+    rt__obj_release(&r->obj);
+    if (err)
+        return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s",
+                        rt__class_string(err) ? rt__class_string(err) : "unknown error");
+    return RT_SUCCESS;
+}
+
+/* ------------------------------------------------------------ argument checks */
+
+int rt__coll_check_counts(rt_comm *comm, rt_counts c, int n, const char *fn, const char *arg)
+{
+    for (int i = 0; i < n; i++)
+        if (rt_counts_get(c, (size_t)i) < 0)
+            return rt_raise((rt_obj *)comm, RT_ERR_COUNT, fn, "invalid count '%s[%d]' = %lld: must be >= 0", arg, i,
+                            (long long)rt_counts_get(c, (size_t)i));
+    return RT_SUCCESS;
+}
+
+int rt__coll_bad_in_place(rt_comm *comm, const char *fn, const char *arg)
+{
+    return rt_raise((rt_obj *)comm, RT_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed for '%s' here", arg);
+}

@@ -1,0 +1,132 @@
+/* coll_nb.c — nonblocking collectives (many outstanding, mixed with point-to-point on the same
+ * communicator), persistent collectives restarted, and bad arguments rejected on every rank. */
+#include "check.h"
+
+#define K 12 /* outstanding collectives at once */
+
+static int me, np;
+
+static void many_outstanding(void)
+{
+    MPI_Request rq[4 * K + 1];
+    int sums[K], bc[K][3], *gat = malloc(sizeof(int) * np * K), a2a_s[64], a2a_r[64];
+    CHECK(np <= 64, "too many ranks for this test");
+    int nr = 0, p2p_in = -1, p2p_out = 4242;
+    /* a point-to-point receive that matches anything: collectives must not satisfy it */
+    CHECK_SUCCESS(MPI_Irecv(&p2p_in, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[nr++]));
+    for (int k = 0; k < K; k++) {
+        int v = me + k;
+        CHECK_SUCCESS(MPI_Iallreduce(&v, &sums[k], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[nr++]));
+        for (int i = 0; i < 3; i++)
+            bc[k][i] = me == k % np ? k * 10 + i : -1;
+        CHECK_SUCCESS(MPI_Ibcast(bc[k], 3, MPI_INT, k % np, MPI_COMM_WORLD, &rq[nr++]));
+        int g = me * 1000 + k;
+        CHECK_SUCCESS(MPI_Iallgather(&g, 1, MPI_INT, gat + k * np, 1, MPI_INT, MPI_COMM_WORLD, &rq[nr++]));
+        CHECK_SUCCESS(MPI_Ibarrier(MPI_COMM_WORLD, &rq[nr++]));
+    }
+    /* the point-to-point message goes around the ring after the collectives started */
+    if (np > 1)
+        CHECK_SUCCESS(MPI_Send(&p2p_out, 1, MPI_INT, (me + 1) % np, 5, MPI_COMM_WORLD));
+    else
+        CHECK_SUCCESS(MPI_Send(&p2p_out, 1, MPI_INT, 0, 5, MPI_COMM_WORLD));
+    MPI_Status st[4 * K + 1];
+    CHECK_SUCCESS(MPI_Waitall(nr, rq, st));
+    CHECK(p2p_in == 4242 && st[0].MPI_TAG == 5 && st[0].MPI_SOURCE == (me + np - 1) % np,
+          "the any-tag receive got %d from %d tag %d", p2p_in, st[0].MPI_SOURCE, st[0].MPI_TAG);
+    for (int k = 0; k < K; k++) {
+        CHECK_EQ_INT(sums[k], np * (np - 1) / 2 + np * k);
+        for (int i = 0; i < 3; i++)
+            CHECK_EQ_INT(bc[k][i], k * 10 + i);
+        for (int r = 0; r < np; r++)
+            CHECK_EQ_INT(gat[k * np + r], r * 1000 + k);
+    }
+    /* alltoall completed by polling with MPI_Test */
+    for (int i = 0; i < np; i++)
+        a2a_s[i] = me * 100 + i;
+    MPI_Request r1;
+    int flag = 0;
+    CHECK_SUCCESS(MPI_Ialltoall(a2a_s, 1, MPI_INT, a2a_r, 1, MPI_INT, MPI_COMM_WORLD, &r1));
+    while (!flag)
+        CHECK_SUCCESS(MPI_Test(&r1, &flag, MPI_STATUS_IGNORE));
+    CHECK(r1 == MPI_REQUEST_NULL, "completed request not freed");
+    for (int i = 0; i < np; i++)
+        CHECK_EQ_INT(a2a_r[i], i * 100 + me);
+    free(gat);
+}
+
+static void persistent(void)
+{
+    MPI_Request rq[2];
+    int in = 0, out = -1, b[2] = {0, 0};
+    CHECK_SUCCESS(MPI_Allreduce_init(&in, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &rq[0]));
+    CHECK_SUCCESS(MPI_Bcast_init(b, 2, MPI_INT, np - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &rq[1]));
+    /* inactive: waiting returns at once with an empty status */
+    CHECK_SUCCESS(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
+    CHECK(rq[0] != MPI_REQUEST_NULL, "MPI_Wait freed an inactive persistent request");
+    for (int round = 0; round < 5; round++) {
+        in = me * round;
+        if (me == np - 1)
+            b[0] = round, b[1] = -round;
+        CHECK_SUCCESS(MPI_Startall(2, rq));
+        CHECK_SUCCESS(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+        CHECK(rq[0] != MPI_REQUEST_NULL && rq[1] != MPI_REQUEST_NULL, "a persistent request was freed");
+        CHECK_EQ_INT(out, (np - 1) * round);
+        CHECK(b[0] == round && b[1] == -round, "persistent bcast round %d: %d %d", round, b[0], b[1]);
+    }
+    CHECK_SUCCESS(MPI_Start(&rq[0]));
+    CHECK_ERR(MPI_Cancel(&rq[0]), MPI_ERR_REQUEST, "collective");
+    CHECK_SUCCESS(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
+    CHECK_SUCCESS(MPI_Request_free(&rq[0]));
+    CHECK_SUCCESS(MPI_Request_free(&rq[1]));
+    CHECK(rq[0] == MPI_REQUEST_NULL, "MPI_Request_free did not reset the handle");
+}
+
+/* Every rank makes the same bad call: each gets the error, nobody hangs. */
+static void bad_input(void)
+{
+    int x[64] = {0}, y[64] = {0}, counts[64], displs[64];
+    float f = 1.0f, g;
+    MPI_Datatype loose;
+    MPI_Type_contiguous(2, MPI_INT, &loose); /* never committed */
+    for (int i = 0; i < np; i++)
+        counts[i] = 1, displs[i] = i;
+    CHECK_ERR(MPI_Bcast(x, 1, MPI_INT, np, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Bcast", "root");
+    CHECK_ERR(MPI_Reduce(x, y, 1, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Reduce");
+    CHECK_ERR(MPI_Bcast(x, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "MPI_Bcast");
+    CHECK_ERR(MPI_Bcast(x, 1, loose, 0, MPI_COMM_WORLD), MPI_ERR_TYPE, "MPI_Bcast");
+    CHECK_ERR(MPI_Allreduce(&f, &g, 1, MPI_FLOAT, MPI_BXOR, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce",
+              "MPI_BXOR", "MPI_FLOAT");
+    CHECK_ERR(MPI_Allreduce(x, y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce");
+    CHECK_ERR(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM, "MPI_Barrier");
+    counts[np - 1] = -2;
+    CHECK_ERR(MPI_Allgatherv(x, 1, MPI_INT, y, counts, displs, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT,
+              "MPI_Allgatherv", "recvcounts");
+    counts[np - 1] = 1;
+    MPI_Request rq = MPI_REQUEST_NULL;
+    CHECK_ERR(MPI_Iallgather(x, 1, MPI_INT, y, 1, loose, MPI_COMM_WORLD, &rq), MPI_ERR_TYPE, "MPI_Iallgather");
+    CHECK(rq == MPI_REQUEST_NULL, "a failed MPI_Iallgather returned a request");
+    CHECK_ERR(MPI_Allgather(MPI_IN_PLACE, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+              "MPI_Allgather", "recvbuf");
+    if (me != 0) /* MPI_IN_PLACE as sendbuf of a reduce is for the root only (caught before any traffic) */
+        CHECK_ERR(MPI_Reduce(MPI_IN_PLACE, y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Reduce",
+                  "sendbuf");
+    MPI_Type_free(&loose);
+    /* the communicator still works after all that */
+    int v = 1, s = 0;
+    CHECK_SUCCESS(MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_EQ_INT(s, np);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    many_outstanding();
+    persistent();
+    bad_input();
+    MPI_Finalize();
+    return 0;
+}
