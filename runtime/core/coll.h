@@ -36,6 +36,31 @@ enum rt__coll_mode { RT__COLL_BLOCKING, RT__COLL_NONBLOCKING, RT__COLL_PERSISTEN
 int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                  const char *fn);
 
+/* The checks every collective shares (inter-communicators, MPI_IN_PLACE in the wrong place,
+ * uncommitted datatypes), then rt__coll_run. */
+int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
+                  const char *fn);
+
+/* The three forms of collective Name (nonblocking INAME) with parameter list P (a macro),
+ * building with `build` from the rt__coll_args initializer that follows. */
+#define COLLECTIVE(Name, IName, P, build, ...)                                                                 \
+    int rt_##Name(P)                                                                                           \
+    {                                                                                                          \
+        const rt__coll_args a = {__VA_ARGS__};                                                                 \
+        return rt__coll_call(comm, build, &a, RT__COLL_BLOCKING, NULL, "MPI_" #Name);                          \
+    }                                                                                                          \
+    int rt_##IName(P, rt_request **request)                                                                    \
+    {                                                                                                          \
+        const rt__coll_args a = {__VA_ARGS__};                                                                 \
+        return rt__coll_call(comm, build, &a, RT__COLL_NONBLOCKING, request, "MPI_" #IName);                   \
+    }                                                                                                          \
+    int rt_##Name##_init(P, rt_info *info, rt_request **request)                                               \
+    {                                                                                                          \
+        (void)info;                                                                                            \
+        const rt__coll_args a = {__VA_ARGS__};                                                                 \
+        return rt__coll_call(comm, build, &a, RT__COLL_PERSISTENT, request, "MPI_" #Name "_init");             \
+    }
+
 /* ---- building a schedule (coll_sched.c). Each returns RT_SUCCESS or RT_ERR_NO_MEM. */
 
 /* Ends the current round (a no-op if it is empty). */

@@ -14,8 +14,8 @@ static int types_ok(rt_comm *comm, const rt__coll_args *a, const char *fn)
 }
 
 /* MPI_IN_PLACE is a send buffer, except in scatters, where the root passes it as recvbuf. */
-static int run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
-               const char *fn)
+int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
+                  const char *fn)
 {
     if (comm->remote_size > 0)
         return rt_raise((rt_obj *)comm, RT_ERR_UNSUPPORTED_OPERATION, fn,
@@ -28,26 +28,6 @@ static int run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, i
     int err = types_ok(comm, a, fn);
     return err ? err : rt__coll_run(comm, build, a, mode, req, fn);
 }
-
-/* The three forms of collective Name (nonblocking INAME) with parameter list P (a macro),
- * building with `build` from the rt__coll_args initializer that follows. */
-#define COLLECTIVE(Name, IName, P, build, ...)                                                          \
-    int rt_##Name(P)                                                                                    \
-    {                                                                                                   \
-        const rt__coll_args a = {__VA_ARGS__};                                                          \
-        return run(comm, build, &a, RT__COLL_BLOCKING, NULL, "MPI_" #Name);                             \
-    }                                                                                                   \
-    int rt_##IName(P, rt_request **request)                                                             \
-    {                                                                                                   \
-        const rt__coll_args a = {__VA_ARGS__};                                                          \
-        return run(comm, build, &a, RT__COLL_NONBLOCKING, request, "MPI_" #IName);                      \
-    }                                                                                                   \
-    int rt_##Name##_init(P, rt_info *info, rt_request **request)                                        \
-    {                                                                                                   \
-        (void)info;                                                                                     \
-        const rt__coll_args a = {__VA_ARGS__};                                                          \
-        return run(comm, build, &a, RT__COLL_PERSISTENT, request, "MPI_" #Name "_init");                \
-    }
 
 #define P_BARRIER rt_comm *comm
 COLLECTIVE(Barrier, Ibarrier, P_BARRIER, rt__build_barrier, .root = 0)
