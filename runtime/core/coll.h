@@ -65,11 +65,12 @@ int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a
 
 /* Ends the current round (a no-op if it is empty). */
 int rt__sched_round(rt__sched *s);
-/* A send of count elements of type at buf to rank peer of comm's collective view (the remote
- * group for inter-communicators; local = 1: the local group). */
-int rt__sched_send(rt__sched *s, const void *buf, rt_count count, rt_type *type, int peer, int local);
+/* A send of count elements of type at buf to rank peer of this process's group (remote = 0:
+ * the communicator's group, or the local group of an inter-communicator) or of the remote
+ * group of an inter-communicator (remote = 1). */
+int rt__sched_send(rt__sched *s, const void *buf, rt_count count, rt_type *type, int peer, int remote);
 /* A receive of count elements of type into buf from rank peer (as rt__sched_send). */
-int rt__sched_recv(rt__sched *s, void *buf, rt_count count, rt_type *type, int peer, int local);
+int rt__sched_recv(rt__sched *s, void *buf, rt_count count, rt_type *type, int peer, int remote);
 /* A local step: inout = in op inout over count elements of type (after the round's transfers). */
 int rt__sched_reduce(rt__sched *s, const void *in, void *inout, rt_count count, rt_type *type, rt_op *op);
 /* A local step: copies scount elements of stype at src into dcount elements of dtype at dst

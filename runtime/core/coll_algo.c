@@ -191,10 +191,12 @@ rt_type **rt__coll_types(rt_comm *comm, rt_handle_array h, int n, const char *fn
 }
 
 /* Everyone sends to and receives from everyone at once, in a pairwise order that spreads
- * the load; in place, the blocks to send are copied out first. */
+ * the load; in place, the blocks to send are copied out first. On an inter-communicator the
+ * blocks go to and come from the remote group (never in place). */
 int rt__build_alltoall(rt__sched *s, rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
-    int n = comm->size, me = comm->rank, err = RT_SUCCESS, inplace = a->sbuf == RT_IN_PLACE;
+    int inter = comm->remote_size > 0, n = inter ? comm->remote_size : comm->size, me = comm->rank % n;
+    int err = RT_SUCCESS, inplace = a->sbuf == RT_IN_PLACE;
     if (a->rcounts.p && ((err = rt__coll_check_counts(comm, a->rcounts, n, fn, "recvcounts")) ||
                          (!inplace && (err = rt__coll_check_counts(comm, a->scounts, n, fn, "sendcounts")))))
         return err;
@@ -220,14 +222,14 @@ int rt__build_alltoall(rt__sched *s, rt_comm *comm, const rt__coll_args *a, cons
     for (int k = 0; k < n && !err; k++) {
         int to = (me + k) % n, from = (me - k + n) % n;
         struct blk rb = a2a_block(a, 0, from, rt);
-        if (k == 0) {
+        if (k == 0 && !inter) {
             if (!inplace)
                 err = rt__sched_copy(s, sb[me].p, sb[me].c, sb[me].t, (void *)rb.p, rb.c, rb.t);
             continue;
         }
-        err = rt__sched_send(s, sb[to].p, sb[to].c, sb[to].t, to, 0);
+        err = rt__sched_send(s, sb[to].p, sb[to].c, sb[to].t, to, inter);
         if (!err)
-            err = rt__sched_recv(s, (void *)rb.p, rb.c, rb.t, from, 0);
+            err = rt__sched_recv(s, (void *)rb.p, rb.c, rb.t, from, inter);
     }
     free(sb);
     free(st);

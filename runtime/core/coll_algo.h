@@ -13,6 +13,14 @@ rt_type **rt__coll_types(rt_comm *comm, rt_handle_array h, int n, const char *fn
 /* Binomial broadcast of count elements of type at buf among n ranks of comm's collective view
  * (me among them), from root. */
 int rt__bcast_tree(rt__sched *s, int n, int me, void *buf, rt_count count, rt_type *type, int root);
+/* Binomial reduction of count elements of type over the ranks of this process's group (of
+ * comm) to rank root (result in res there, res unused elsewhere), combined in rank order;
+ * in = this rank's operand. */
+int rt__reduce_tree(rt__sched *s, rt_comm *comm, const void *in, void *res, rt_count count, rt_type *type,
+                    rt_op *op, int root);
+/* The builder for inter-communicators that does what intra-communicator builder b does, or
+ * NULL if there is none (coll_inter.c). */
+rt__coll_build_fn rt__coll_inter_builder(rt__coll_build_fn b);
 
 /* Builders (rt__coll_build_fn). Each reads the fields of rt__coll_args its procedure has;
  * a v-variant is recognised by its count arrays (rcounts.p / scounts.p non-NULL). */

@@ -13,14 +13,20 @@ static int types_ok(rt_comm *comm, const rt__coll_args *a, const char *fn)
     return err;
 }
 
-/* MPI_IN_PLACE is a send buffer, except in scatters, where the root passes it as recvbuf. */
+/* MPI_IN_PLACE is a send buffer, except in scatters, where the root passes it as recvbuf; never
+ * on inter-communicators. */
 int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                   const char *fn)
 {
-    if (comm->remote_size > 0)
-        return rt_raise((rt_obj *)comm, RT_ERR_UNSUPPORTED_OPERATION, fn,
-                        "collectives on inter-communicators are not implemented yet");
     int scatter = build == rt__build_scatter;
+    if (comm->remote_size > 0) {
+        if (a->sbuf == RT_IN_PLACE || a->rbuf == RT_IN_PLACE)
+            return rt__coll_bad_in_place(comm, fn, a->sbuf == RT_IN_PLACE ? "sendbuf" : "recvbuf");
+        rt__coll_build_fn inter = rt__coll_inter_builder(build);
+        if (!inter)
+            return rt_raise((rt_obj *)comm, RT_ERR_COMM, fn, "not defined on an inter-communicator");
+        build = inter;
+    }
     if (a->rbuf == RT_IN_PLACE && !scatter)
         return rt__coll_bad_in_place(comm, fn, "recvbuf");
     if (a->sbuf == RT_IN_PLACE && scatter)

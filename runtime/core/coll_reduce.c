@@ -4,11 +4,9 @@
 
 #include <stdlib.h>
 
-/* Binomial reduction of count elements of type to rank `root` of comm (result in res there,
- * res unused elsewhere); in = this rank's operand. A commutative op uses a tree rooted at
- * root; otherwise the tree is rooted at 0 (where blocks of ranks meet in order) and 0 sends
- * the result to root. */
-static int reduce_tree(rt__sched *s, rt_comm *comm, const void *in, void *res, rt_count count, rt_type *type,
+/* A commutative op uses a tree rooted at root; otherwise the tree is rooted at 0 (where
+ * blocks of ranks meet in order) and 0 sends the result to root. */
+int rt__reduce_tree(rt__sched *s, rt_comm *comm, const void *in, void *res, rt_count count, rt_type *type,
                        rt_op *op, int root)
 {
     int n = comm->size, me = comm->rank, err = RT_SUCCESS;
@@ -72,7 +70,7 @@ int rt__build_reduce(rt__sched *s, rt_comm *comm, const rt__coll_args *a, const 
     if (comm->rank == a->root && a->rbuf == RT_IN_PLACE)
         return rt__coll_bad_in_place(comm, fn, "recvbuf");
     const void *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
-    return reduce_tree(s, comm, in, a->rbuf, a->scount, a->stype, a->op, a->root);
+    return rt__reduce_tree(s, comm, in, a->rbuf, a->scount, a->stype, a->op, a->root);
 }
 
 /* Recursive doubling over the largest power of two of ranks; the others first hand their
@@ -168,7 +166,7 @@ int rt__build_reduce_scatter(rt__sched *s, rt_comm *comm, const rt__coll_args *a
     if (me == 0 && !whole)
         err = RT_ERR_NO_MEM;
     if (!err)
-        err = reduce_tree(s, comm, in, whole, total, a->stype, a->op, 0);
+        err = rt__reduce_tree(s, comm, in, whole, total, a->stype, a->op, 0);
     for (int i = 0; i < n && !err; i++) { /* scatter from 0 */
         rt_count c = v ? rt_counts_get(a->rcounts, (size_t)i) : a->rcount;
         if (me == 0 && i == 0)

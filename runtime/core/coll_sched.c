@@ -8,7 +8,7 @@ enum { ST_SEND, ST_RECV, ST_REDUCE, ST_COPY };
 
 struct step {
     uint8_t kind;
-    uint8_t local;          /* send/recv on the local group of an inter-communicator */
+    uint8_t remote;         /* send/recv with the remote group of an inter-communicator */
     int peer;
     const void *src;        /* send: data; reduce: in; copy: source */
     void *dst;              /* recv: buffer; reduce: inout; copy: destination */
@@ -70,13 +70,13 @@ int rt__sched_round(rt__sched *s)
     return RT_SUCCESS;
 }
 
-static int transfer(rt__sched *s, int kind, const void *buf, rt_count count, rt_type *type, int peer, int local)
+static int transfer(rt__sched *s, int kind, const void *buf, rt_count count, rt_type *type, int peer, int remote)
 {
     struct step *st = add(s);
     if (!st)
         return RT_ERR_NO_MEM;
     st->kind = (uint8_t)kind;
-    st->local = (uint8_t)local;
+    st->remote = (uint8_t)remote;
     st->peer = peer;
     if (kind == ST_SEND)
         st->src = buf;
@@ -88,14 +88,14 @@ static int transfer(rt__sched *s, int kind, const void *buf, rt_count count, rt_
     return RT_SUCCESS;
 }
 
-int rt__sched_send(rt__sched *s, const void *buf, rt_count count, rt_type *type, int peer, int local)
+int rt__sched_send(rt__sched *s, const void *buf, rt_count count, rt_type *type, int peer, int remote)
 {
-    return transfer(s, ST_SEND, buf, count, type, peer, local);
+    return transfer(s, ST_SEND, buf, count, type, peer, remote);
 }
 
-int rt__sched_recv(rt__sched *s, void *buf, rt_count count, rt_type *type, int peer, int local)
+int rt__sched_recv(rt__sched *s, void *buf, rt_count count, rt_type *type, int peer, int remote)
 {
-    return transfer(s, ST_RECV, buf, count, type, peer, local);
+    return transfer(s, ST_RECV, buf, count, type, peer, remote);
 }
 
 int rt__sched_reduce(rt__sched *s, const void *in, void *inout, rt_count count, rt_type *type, rt_op *op)
@@ -176,7 +176,7 @@ static void copy_typed(const struct step *st)
 /* Posts the transfer of step st; NULL with *err set if it could not start. */
 static rt_request *post(rt__sched *s, const struct step *st, int *err)
 {
-    rt_comm *view = st->local ? s->comm->lcoll : s->comm->coll;
+    rt_comm *view = st->remote || !s->comm->lcoll ? s->comm->coll : s->comm->lcoll;
     int kind = st->kind == ST_SEND ? RT__REQ_SEND : RT__REQ_RECV;
     rt_request *r = rt__request_new(kind, view, st->type);
     if (!r) {
@@ -187,7 +187,7 @@ static rt_request *post(rt__sched *s, const struct step *st, int *err)
     r->buf = kind == RT__REQ_SEND ? (void *)st->src : st->dst;
     r->count = st->count;
     r->peer = st->peer;
-    r->tag = s->tag | st->local;
+    r->tag = s->tag | st->remote;
     *err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     if (*err) {
         rt__obj_release(&r->obj);
