@@ -43,8 +43,11 @@ static inline void *af_buffer_in(const void *p)
 /* MPI_STATUS_IGNORE is NULL in the standard ABI. */
 #define af_status_ignored(s) ((s) == MPI_STATUS_IGNORE)
 #define af_statuses_ignored(s) ((s) == MPI_STATUSES_IGNORE)
+/* Face status <-> runtime status. status_out writes MPI_ERROR only when with_error is set:
+ * MPI-5.0 3.2.5, only a multiple-completion call that returns MPI_ERR_IN_STATUS updates it
+ * (and a call given the status to modify, INOUT); every other call leaves it as it was. */
 void af_status_in(const MPI_Status *s, rt_status *r);
-void af_status_out(const rt_status *r, MPI_Status *s);
+void af_status_out(const rt_status *r, MPI_Status *s, int with_error);
 
 /* The integer (Fortran) handle of a standard-ABI handle, and back: predefined handles keep
  * their standard values, user objects get their MPICH-style integer. */

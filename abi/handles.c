@@ -93,12 +93,13 @@ void af_status_in(const MPI_Status *s, rt_status *r)
     r->cancelled = s->mpi_abi_slot[2];
 }
 
-void af_status_out(const rt_status *r, MPI_Status *s)
+void af_status_out(const rt_status *r, MPI_Status *s, int with_error)
 {
     int64_t count = r->count;
     s->MPI_SOURCE = af_rank_out(r->source);
     s->MPI_TAG = af_tag_out(r->tag);
-    s->MPI_ERROR = af_error_code_out(r->error);
+    if (with_error)
+        s->MPI_ERROR = af_error_code_out(r->error);
     memcpy(&s->mpi_abi_slot[0], &count, sizeof count);
     s->mpi_abi_slot[2] = r->cancelled;
 }

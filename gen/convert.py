@@ -177,7 +177,9 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
                        % (F, n, n, errobj, n, a, a))
         args.append(a)
         if p.dir != 'in':
-            post_always.append('if (%s) %s_status_out(%s, %s);' % (a, F, a, n))
+            # MPI_ERROR is left alone by single-status calls (MPI-5.0 3.2.5); an INOUT status is
+            # the user's to set (MPI_Status_set_error), so it is written back whole
+            post_always.append('if (%s) %s_status_out(%s, %s, %d);' % (a, F, a, n, 1 if p.dir == 'inout' else 0))
         return
     ln = 'count' if 'count' in names else 'incount'
     filled = '*outcount' if 'outcount' in names else ln
@@ -187,7 +189,10 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
                % (F, n, ln, a, ln, a, errobj, ln))
     cleanup.append('free(%s);' % a)
     args.append(a)
-    post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s) && (%s) != MPI_UNDEFINED; i_++) %s_status_out(&%s[i_], &%s[i_]);'
+    # an array of statuses gets its MPI_ERROR fields if and only if the call returns
+    # MPI_ERR_IN_STATUS (MPI-5.0 3.2.5)
+    post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s) && (%s) != MPI_UNDEFINED; i_++) '
+                       '%s_status_out(&%s[i_], &%s[i_], rt_error_class_of(rc_) == RT_ERR_IN_STATUS);'
                        % (a, filled, filled, F, a, n))
 
 

@@ -46,7 +46,10 @@ static inline int *cf_weights_in(const int *w)
 
 #define cf_status_ignored(s) ((s) == MPI_STATUS_IGNORE)
 #define cf_statuses_ignored(s) ((s) == MPI_STATUSES_IGNORE)
+/* Face status <-> runtime status. status_out writes MPI_ERROR only when with_error is set:
+ * MPI-5.0 3.2.5, only a multiple-completion call that returns MPI_ERR_IN_STATUS updates it
+ * (and a call given the status to modify, INOUT); every other call leaves it as it was. */
 void cf_status_in(const MPI_Status *s, rt_status *r);
-void cf_status_out(const rt_status *r, MPI_Status *s);
+void cf_status_out(const rt_status *r, MPI_Status *s, int with_error);
 
 #endif

@@ -67,11 +67,12 @@ void cf_status_in(const MPI_Status *s, rt_status *r)
     r->count = (rt_count)(((uint64_t)(uint32_t)s->count_hi_and_cancelled >> 1) << 32 | (uint32_t)s->count_lo);
 }
 
-void cf_status_out(const rt_status *r, MPI_Status *s)
+void cf_status_out(const rt_status *r, MPI_Status *s, int with_error)
 {
     s->MPI_SOURCE = cf_rank_out(r->source);
     s->MPI_TAG = cf_tag_out(r->tag);
-    s->MPI_ERROR = cf_error_code_out(r->error);
+    if (with_error)
+        s->MPI_ERROR = cf_error_code_out(r->error);
     s->count_lo = (int)(uint32_t)r->count;
     s->count_hi_and_cancelled = (int)((((uint64_t)r->count >> 32) << 1) | (r->cancelled ? 1u : 0u));
 }
