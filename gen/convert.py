@@ -55,8 +55,8 @@ def body(proc, large, face):
     errobj = '(rt_obj *)a_%s' % eo.name if eo else 'NULL'
     if eo:
         decls.append('%s *a_%s = NULL;' % (cdecl.RT_HANDLE_TYPE[eo.kind.handle], eo.name))
-        pre.append('rc_ = %s_%s_in(NULL, FN, "%s", %s, 0, &a_%s); if (rc_) goto out;'
-                   % (F, eo.kind.handle, eo.name, eo.name, eo.name))
+        pre.append('rc_ = %s_%s_in(NULL, FN, "%s", %s, %d, &a_%s); if (rc_) goto out;'
+                   % (F, eo.kind.handle, eo.name, eo.name, 1 if (eo.optional or eo.null_handle) else 0, eo.name))
 
     def need_ptr(p):
         if p.optional:
@@ -78,7 +78,7 @@ def body(proc, large, face):
             continue
         if cls == 'handle':
             h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
-            nullok = '1' if (p.optional or (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_')))) else '0'
+            nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_')))) else '0'
             if p.dir == 'in' and p.length == '*':
                 args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
             elif p.dir == 'in' and not p.is_array:

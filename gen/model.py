@@ -54,6 +54,7 @@ class Param:
     pointer: Optional[bool] = None
     func_type: Optional[str] = None
     optional: bool = False
+    null_handle: Optional[str] = None  # a handle parameter that accepts its class's null handle, since this version
     large_only: bool = False
     in_c: bool = True
     in_fortran: bool = True
@@ -166,9 +167,12 @@ def _params(raw, kinds, where):
             raise SpecError('%s: parameter %r has unknown kind %r' % (where, p.get('name'), kname))
         if p.get('dir') not in ('in', 'out', 'inout'):
             raise SpecError('%s: parameter %r has direction %r' % (where, p.get('name'), p.get('dir')))
+        if 'null_handle' in p and (kinds[kname].cls != 'handle' or p['dir'] != 'in'):
+            raise SpecError('%s: parameter %r: null_handle applies to IN handles only' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
                          const=p.get('const', False), pointer=p.get('pointer'), func_type=p.get('func_type'),
                          optional=p.get('optional', False), large_only=p.get('large_only', False),
+                         null_handle=_version(p, 'null_handle', '%s: parameter %r' % (where, p.get('name'))),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 

@@ -119,9 +119,9 @@ int rt_Comm_set_name(rt_comm *comm, const char *comm_name)
 }
 
 /* MPI_Comm_get_name: comm_name (MPI_MAX_OBJECT_NAME chars) = comm's name ("" if never
- * set), *resultlen = its length. */
+ * set; "MPI_COMM_NULL" for comm NULL, the null handle, as MPI-4.1 says), *resultlen = its length. */
 int rt_Comm_get_name(rt_comm *comm, char *comm_name, int *resultlen)
 {
-    *resultlen = rt__copy_str(comm_name, RT_MAX_OBJECT_NAME, comm->name);
+    *resultlen = rt__copy_str(comm_name, RT_MAX_OBJECT_NAME, comm ? comm->name : "MPI_COMM_NULL");
     return RT_SUCCESS;
 }

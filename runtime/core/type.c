@@ -430,10 +430,11 @@ int rt_Type_set_name(rt_type *datatype, const char *type_name)
     return RT_SUCCESS;
 }
 
-/* MPI_Type_get_name: the name ("" for an unnamed derived type). */
+/* MPI_Type_get_name: the name ("" for an unnamed derived type; "MPI_DATATYPE_NULL" for
+ * datatype NULL, the null handle, since MPI-4.1). */
 int rt_Type_get_name(rt_type *datatype, char *type_name, int *resultlen)
 {
-    *resultlen = rt__copy_str(type_name, RT_MAX_OBJECT_NAME, datatype->name);
+    *resultlen = rt__copy_str(type_name, RT_MAX_OBJECT_NAME, datatype ? datatype->name : "MPI_DATATYPE_NULL");
     return RT_SUCCESS;
 }
 
