@@ -131,6 +131,87 @@ static int allreduce_rd(rt__sched *s, rt_comm *comm, const void *in, void *res, 
     return err ? err : rt__sched_round(s);
 }
 
+/* Above this many bytes a commutative allreduce halves the vector instead of doubling it. */
+#define ALLREDUCE_HALVING_MIN 16384
+
+/* The elements of chunk i when count is cut into k chunks: *off (in elements) and *cnt. */
+static void chunk(rt_count count, int k, int i, rt_count *off, rt_count *cnt)
+{
+    rt_count q = count / k, r = count % k;
+    *cnt = q + (i < r);
+    *off = i * q + (i < r ? i : r);
+}
+
+/* Rabenseifner's allreduce for commutative ops and large vectors: the ranks left over above
+ * a power of two hand their operand to a neighbour; then recursive halving leaves each of
+ * the pof2 ranks the full reduction of one chunk, recursive doubling gathers the chunks
+ * everywhere, and the neighbours get the result back. Each chunk is combined on one rank
+ * only, so every rank ends with the same bits. */
+static int allreduce_halving(rt__sched *s, rt_comm *comm, const void *in, void *res, rt_count count,
+                             rt_type *type, rt_op *op)
+{
+    int n = comm->size, me = comm->rank, err = RT_SUCCESS, pof2 = 1;
+    while (pof2 * 2 <= n)
+        pof2 *= 2;
+    int rem = n - pof2, newrank = me < 2 * rem ? (me % 2 ? me / 2 : -1) : me - rem;
+    void *tmp = rt__sched_buffer(s, count, type);
+    if (!tmp)
+        return RT_ERR_NO_MEM;
+    if (in != res)
+        err = rt__sched_copy(s, in, count, type, res, count, type);
+    err = err ? err : rt__sched_round(s);
+    if (!err && me < 2 * rem) { /* fold the extra ranks into their odd neighbours */
+        if (newrank < 0) {
+            err = rt__sched_send(s, res, count, type, me + 1, 0);
+        } else {
+            err = rt__sched_recv(s, tmp, count, type, me - 1, 0);
+            err = err ? err : rt__sched_reduce(s, tmp, res, count, type, op);
+        }
+        err = err ? err : rt__sched_round(s);
+    }
+    int lo = 0, width = pof2; /* the chunks this rank is responsible for: [lo, lo + width) */
+    for (int d = pof2 / 2; newrank >= 0 && d >= 1 && !err; d /= 2) { /* recursive halving */
+        int pn = newrank ^ d, partner = pn < rem ? pn * 2 + 1 : pn + rem;
+        int keep = newrank & d ? lo + d : lo, give = newrank & d ? lo : lo + d;
+        rt_count koff, kcnt, goff, gcnt, c, o;
+        chunk(count, pof2, keep, &koff, &c);
+        chunk(count, pof2, keep + d - 1, &o, &kcnt);
+        kcnt = o + kcnt - koff;
+        chunk(count, pof2, give, &goff, &c);
+        chunk(count, pof2, give + d - 1, &o, &gcnt);
+        gcnt = o + gcnt - goff;
+        err = rt__sched_send(s, rt__coll_at(res, goff, type), gcnt, type, partner, 0);
+        err = err ? err : rt__sched_recv(s, rt__coll_at(tmp, koff, type), kcnt, type, partner, 0);
+        err = err ? err : rt__sched_reduce(s, rt__coll_at(tmp, koff, type), rt__coll_at(res, koff, type), kcnt,
+                                           type, op);
+        err = err ? err : rt__sched_round(s);
+        lo = keep;
+        width = d;
+    }
+    for (int d = 1; newrank >= 0 && d < pof2 && !err; d *= 2) { /* recursive doubling */
+        int pn = newrank ^ d, partner = pn < rem ? pn * 2 + 1 : pn + rem, plo = lo ^ d;
+        rt_count off, cnt, poff, pcnt, o, c;
+        chunk(count, pof2, lo, &off, &c);
+        chunk(count, pof2, lo + width - 1, &o, &cnt);
+        cnt = o + cnt - off;
+        chunk(count, pof2, plo, &poff, &c);
+        chunk(count, pof2, plo + width - 1, &o, &pcnt);
+        pcnt = o + pcnt - poff;
+        err = rt__sched_send(s, rt__coll_at(res, off, type), cnt, type, partner, 0);
+        err = err ? err : rt__sched_recv(s, rt__coll_at(res, poff, type), pcnt, type, partner, 0);
+        err = err ? err : rt__sched_round(s);
+        lo = lo < plo ? lo : plo;
+        width *= 2;
+    }
+    if (!err && me < 2 * rem) {
+        if (newrank < 0)
+            err = rt__sched_recv(s, res, count, type, me + 1, 0);
+        else
+            err = rt__sched_send(s, res, count, type, me - 1, 0);
+    }
+    return err ? err : rt__sched_round(s);
+}
+
 int rt__build_allreduce(rt__sched *s, rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
     int err = rt__op_check(a->op, a->stype, (rt_obj *)comm, fn);
@@ -139,6 +220,8 @@ int rt__build_allreduce(rt__sched *s, rt_comm *comm, const rt__coll_args *a, con
     if (a->rbuf == RT_IN_PLACE)
         return rt__coll_bad_in_place(comm, fn, "recvbuf");
     const void *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
+    if (rt__op_commutative(a->op) && a->scount * a->stype->size >= ALLREDUCE_HALVING_MIN && a->scount >= comm->size)
+        return allreduce_halving(s, comm, in, a->rbuf, a->scount, a->stype, a->op);
     return allreduce_rd(s, comm, in, a->rbuf, a->scount, a->stype, a->op);
 }
 

@@ -296,12 +296,23 @@ static void test_reduce(MPI_Comm c, int count, MPI_Op nc, MPI_Datatype pair)
         CHECK(fd[i].a == w.a && fd[i].b == w.b, "non-commutative allreduce: (%d,%d) expected (%d,%d)", fd[i].a,
               fd[i].b, w.a, w.b);
     }
-    double x = 1.0 / (3.0 + r), sum, first;
-    CHECK_SUCCESS(MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, c));
-    first = sum;
-    CHECK_SUCCESS(MPI_Bcast(&first, 1, MPI_DOUBLE, 0, c));
-    CHECK(memcmp(&first, &sum, sizeof sum) == 0, "allreduce results differ between ranks: %.17g vs %.17g", sum,
-          first);
+    /* floating-point sums come out with the same bits on every rank, short and long */
+    double *x = malloc(sizeof(double) * count), *sum = malloc(sizeof(double) * count),
+           *first = malloc(sizeof(double) * count);
+    for (int i = 0; i < count; i++)
+        x[i] = 1.0 / (3.0 + r + i);
+    CHECK_SUCCESS(MPI_Allreduce(x, sum, count, MPI_DOUBLE, MPI_SUM, c));
+    memcpy(first, sum, sizeof(double) * count);
+    CHECK_SUCCESS(MPI_Bcast(first, count, MPI_DOUBLE, 0, c));
+    CHECK(memcmp(first, sum, sizeof(double) * count) == 0, "allreduce results differ between ranks");
+    for (int i = 0; i < count; i++) {
+        double e = 0;
+        for (int k = 0; k < n; k++)
+            e += 1.0 / (3.0 + k + i);
+        CHECK(sum[i] > e * (1 - 1e-12) && sum[i] < e * (1 + 1e-12), "allreduce double [%d] = %.17g, expected %.17g", i,
+              sum[i], e);
+    }
+    free(x), free(sum), free(first);
 
     /* scan and exscan: prefix sums, and non-commutative prefixes */
     int v = val(r, 0), pre = -1, ex = -1;
