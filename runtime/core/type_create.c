@@ -159,32 +159,30 @@ static int build(const char *fn, rt_count n, const struct ent *e, int is_struct,
                 mhi = h;
             have_ub = 1;
         }
+        if (o->size == 0)
+            continue; /* only markers (or nothing): no data bounds */
         if (!have_data || l < lo)
             lo = l;
         if (!have_data || h > hi)
             hi = h;
-        if (o->size > 0) {
-            rt_aint tl = d + o->true_lb + smin, th = d + o->true_lb + o->true_extent + smax;
-            if (!(have_data & 2) || tl < tlo)
-                tlo = tl;
-            if (!(have_data & 2) || th > thi)
-                thi = th;
-            have_data |= 2;
-        }
-        have_data |= 1;
+        rt_aint tl = d + o->true_lb + smin, th = d + o->true_lb + o->true_extent + smax;
+        if (!have_data || tl < tlo)
+            tlo = tl;
+        if (!have_data || th > thi)
+            thi = th;
+        have_data = 1;
     }
     if (!same_elem || t->elem_size < 0)
         t->elem_size = 0;
     if (t->basic < 0)
         t->basic = -1;
-    if (have_lb)
-        lo = mlo;
-    if (have_ub)
-        hi = mhi;
-    if (!have_data && !have_lb)
-        lo = have_ub && hi < 0 ? hi : 0;
-    if (!have_data && !have_ub)
-        hi = lo > 0 ? lo : 0;
+    /* MPI-1's bounds: lb = the lowest lb marker if there is one, else the lowest data
+     * displacement; ub = the highest ub marker, else the highest data end (+ alignment
+     * padding); a side with neither is 0 (as for an empty type). Markers are sticky: those
+     * of the old types count, shifted; they never bound the other side, so {(MPI_LB, 10)}
+     * has lb 10, ub 0, extent -10. */
+    lo = have_lb ? mlo : have_data ? lo : 0;
+    hi = have_ub ? mhi : have_data ? hi : 0;
     t->explicit_ub = (have_lb ? MARK_LB : 0) | (have_ub ? MARK_UB : 0);
     t->lb = lo;
     t->extent = hi - lo;
