@@ -64,95 +64,113 @@ def body(proc, large, face):
         pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
                    % (p.name, errobj, p.name))
 
+    role_at, role_used = len(pre), False  # a rooted collective's role: once comm is decoded
     for p in proc.c_params(True):
-        k, n = p.kind, p.name
-        a = 'a_' + n
-        cls = k.cls
-        if cls == 'varargs':
-            continue
-        if p not in params:  # a large-count-only parameter, absent from the plain call
-            args.append('NULL' if (p.dir != 'in' or p.is_array) else '0')
-            continue
-        if p is eo:
-            args.append(a)
-            continue
-        if cls == 'handle':
-            h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
-            nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_')))) else '0'
-            if p.dir == 'in' and p.length == '*':
-                args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
-            elif p.dir == 'in' and not p.is_array:
-                decls.append('%s *%s = NULL;' % (rtt, a))
-                if p.pointer:
-                    need_ptr(p)
-                pre.append('rc_ = %s_%s_in(%s, FN, "%s", %s%s, %s, &%s); if (rc_) goto out;'
-                           % (F, h, errobj, n, '*' if p.pointer else '', n, nullok, a))
-                args.append(a)
-            elif p.dir == 'in':
-                ln = _length(p, names)
-                decls.append('%s **%s = NULL;' % (rtt, a))
-                pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, &%s); if (rc_) goto out;'
-                           % (F, h, errobj, n, n, ln, nullok, a))
-                cleanup.append('free(%s);' % a)
-                args.append('(%s *const *)%s' % (rtt, a))
-            elif p.dir == 'out' and not p.is_array:
-                need_ptr(p)
-                decls.append('%s *%s = NULL;' % (rtt, a))
-                args.append('&' + a)
-                post.append('*%s = %s_%s_out(%s);' % (n, F, h, a))
-            elif p.dir == 'inout' and not p.is_array:
-                need_ptr(p)
-                decls.append('%s *%s = NULL;' % (rtt, a))
-                nullok_io = '1' if h in ('request', 'message') else '0'
-                pre.append('rc_ = %s_%s_in(%s, FN, "%s", *%s, %s, &%s); if (rc_) goto out;'
-                           % (F, h, errobj, n, n, nullok_io, a))
-                args.append('&' + a)
-                (post_always if h in ('request', 'message') else post).append('*%s = %s_%s_out(%s);' % (n, F, h, a))
-            else:  # out or inout arrays
-                ln = _length(p, names)
-                decls.append('%s **%s = NULL;' % (rtt, a))
-                if p.dir == 'inout':
-                    pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, 1, &%s); if (rc_) goto out;'
-                               % (F, h, errobj, n, n, ln, a))
-                else:
-                    pre.append('rc_ = %s_array_alloc((void ***)&%s, %s, %s, FN); if (rc_) goto out;'
-                               % (F, a, ln, errobj))
-                args.append(a)
-                cleanup.append('free(%s);' % a)
-                post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s_%s_out(%s[i_]);'
-                                   % (a, ln, n, F, h, a))
-        elif cls == 'tool_handle':
-            args.append('(void *)%s' % n if p.dir == 'in' else '(void **)%s' % n)
-        elif cls == 'buffer':
-            decls.append('%svoid *%s = %s_buffer_in(%s);' % ('const ' if p.dir == 'in' and p.const else '', a, F, n))
-            args.append(a)
-        elif cls in ('c_pointer', 'attribute', 'extra_state', 'f_status', 'f08_status'):
-            if p.dir != 'in':
-                need_ptr(p)
-            args.append('(void *)%s' % n)
-        elif cls == 'string':
-            if not (p.dir == 'in' and p.optional):
-                need_ptr(p)
-            args.append(n)
-        elif cls in ('string_array', 'string_2darray', 'argv'):
-            args.append(n)
-        elif cls == 'status':
-            _status(F, p, names, decls, pre, args, post_always, cleanup, errobj)
-        elif cls == 'logical':
-            if p.dir == 'in' and not p.is_array:
-                args.append('(%s != 0)' % n)
-            else:
-                if p.dir != 'in' and not p.is_array:
-                    need_ptr(p)
-                args.append(n)
-        elif cls == 'function':
-            flags = 'RT_CB_LARGE' if (large and k.poly) else '0'
-            args.append('(rt_callback){(rt_fn)%s, &%s_face, %s}' % (n, F, flags))
-        elif cls == 'fint_handle':
-            args.append(n)
-        else:  # numbers: int, aint, offset, count, double
-            _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj)
+        first = len(pre)
+        _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, args, post, post_always, cleanup)
+        guard = []
+        if p.significant and 'root' in names:
+            guard.append('(role_ & %s)' % ('FS_ROLE_ROOT' if p.significant == 'root' else 'FS_ROLE_MEMBER'))
+        if p.unused_if_in_place:
+            guard.append('a_%s != RT_IN_PLACE' % p.unused_if_in_place)
+        if guard and len(pre) > first:  # an unused argument is not checked (the runtime gets NULL / 0)
+            pre[first:] = ['if (%s) { %s }' % (' && '.join(guard), ' '.join(pre[first:]))]
+            role_used = role_used or 'role_' in guard[0]
+    if role_used:
+        decls.append('int role_ = 0;')
+        pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_root);')
     return Body(decls, pre, args, post, post_always, cleanup, errobj)
+
+
+def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, args, post, post_always, cleanup):
+    """Appends the declarations, checks, argument and output steps of parameter p."""
+    k, n = p.kind, p.name
+    a = 'a_' + n
+    cls = k.cls
+    if cls == 'varargs':
+        return
+    if p not in params:  # a large-count-only parameter, absent from the plain call
+        args.append('NULL' if (p.dir != 'in' or p.is_array) else '0')
+        return
+    if p is eo:
+        args.append(a)
+        return
+    if cls == 'handle':
+        h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
+        nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_')))) else '0'
+        if p.dir == 'in' and p.length == '*':
+            args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
+        elif p.dir == 'in' and not p.is_array:
+            decls.append('%s *%s = NULL;' % (rtt, a))
+            if p.pointer:
+                need_ptr(p)
+            pre.append('rc_ = %s_%s_in(%s, FN, "%s", %s%s, %s, &%s); if (rc_) goto out;'
+                       % (F, h, errobj, n, '*' if p.pointer else '', n, nullok, a))
+            args.append(a)
+        elif p.dir == 'in':
+            ln = _length(p, names)
+            decls.append('%s **%s = NULL;' % (rtt, a))
+            pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, &%s); if (rc_) goto out;'
+                       % (F, h, errobj, n, n, ln, nullok, a))
+            cleanup.append('free(%s);' % a)
+            args.append('(%s *const *)%s' % (rtt, a))
+        elif p.dir == 'out' and not p.is_array:
+            need_ptr(p)
+            decls.append('%s *%s = NULL;' % (rtt, a))
+            args.append('&' + a)
+            post.append('*%s = %s_%s_out(%s);' % (n, F, h, a))
+        elif p.dir == 'inout' and not p.is_array:
+            need_ptr(p)
+            decls.append('%s *%s = NULL;' % (rtt, a))
+            nullok_io = '1' if h in ('request', 'message') else '0'
+            pre.append('rc_ = %s_%s_in(%s, FN, "%s", *%s, %s, &%s); if (rc_) goto out;'
+                       % (F, h, errobj, n, n, nullok_io, a))
+            args.append('&' + a)
+            (post_always if h in ('request', 'message') else post).append('*%s = %s_%s_out(%s);' % (n, F, h, a))
+        else:  # out or inout arrays
+            ln = _length(p, names)
+            decls.append('%s **%s = NULL;' % (rtt, a))
+            if p.dir == 'inout':
+                pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, 1, &%s); if (rc_) goto out;'
+                           % (F, h, errobj, n, n, ln, a))
+            else:
+                pre.append('rc_ = %s_array_alloc((void ***)&%s, %s, %s, FN); if (rc_) goto out;'
+                           % (F, a, ln, errobj))
+            args.append(a)
+            cleanup.append('free(%s);' % a)
+            post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s_%s_out(%s[i_]);'
+                               % (a, ln, n, F, h, a))
+    elif cls == 'tool_handle':
+        args.append('(void *)%s' % n if p.dir == 'in' else '(void **)%s' % n)
+    elif cls == 'buffer':
+        decls.append('%svoid *%s = %s_buffer_in(%s);' % ('const ' if p.dir == 'in' and p.const else '', a, F, n))
+        args.append(a)
+    elif cls in ('c_pointer', 'attribute', 'extra_state', 'f_status', 'f08_status'):
+        if p.dir != 'in':
+            need_ptr(p)
+        args.append('(void *)%s' % n)
+    elif cls == 'string':
+        if not (p.dir == 'in' and p.optional):
+            need_ptr(p)
+        args.append(n)
+    elif cls in ('string_array', 'string_2darray', 'argv'):
+        args.append(n)
+    elif cls == 'status':
+        _status(F, p, names, decls, pre, args, post_always, cleanup, errobj)
+    elif cls == 'logical':
+        if p.dir == 'in' and not p.is_array:
+            args.append('(%s != 0)' % n)
+        else:
+            if p.dir != 'in' and not p.is_array:
+                need_ptr(p)
+            args.append(n)
+    elif cls == 'function':
+        flags = 'RT_CB_LARGE' if (large and k.poly) else '0'
+        args.append('(rt_callback){(rt_fn)%s, &%s_face, %s}' % (n, F, flags))
+    elif cls == 'fint_handle':
+        args.append(n)
+    else:  # numbers: int, aint, offset, count, double
+        _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj)
 
 
 def _length(p, names):

@@ -56,6 +56,10 @@ class Param:
     optional: bool = False
     null_handle: Optional[str] = None  # a handle parameter that accepts its class's null handle, since this version
     large_only: bool = False
+    # rooted collectives: 'root' (used only at the root) or 'members' (used by every process
+    # except, on an inter-communicator, those of the root's group); None: always used
+    significant: Optional[str] = None
+    unused_if_in_place: Optional[str] = None  # ignored when this buffer parameter is MPI_IN_PLACE
     in_c: bool = True
     in_fortran: bool = True
 
@@ -169,10 +173,15 @@ def _params(raw, kinds, where):
             raise SpecError('%s: parameter %r has direction %r' % (where, p.get('name'), p.get('dir')))
         if 'null_handle' in p and (kinds[kname].cls != 'handle' or p['dir'] != 'in'):
             raise SpecError('%s: parameter %r: null_handle applies to IN handles only' % (where, p.get('name')))
+        if p.get('significant') not in (None, 'root', 'members'):
+            raise SpecError('%s: parameter %r: significant must be "root" or "members"' % (where, p.get('name')))
+        if 'unused_if_in_place' in p and p['unused_if_in_place'] not in [q.get('name') for q in raw]:
+            raise SpecError('%s: parameter %r: unused_if_in_place names no parameter' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
                          const=p.get('const', False), pointer=p.get('pointer'), func_type=p.get('func_type'),
                          optional=p.get('optional', False), large_only=p.get('large_only', False),
                          null_handle=_version(p, 'null_handle', '%s: parameter %r' % (where, p.get('name'))),
+                         significant=p.get('significant'), unused_if_in_place=p.get('unused_if_in_place'),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 

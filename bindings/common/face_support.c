@@ -136,6 +136,15 @@ int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int ra
                     remote > 0 ? "remote" : "communicator's", size, size == 1 ? "" : "es");
 }
 
+int fs_coll_role(rt_comm *comm, int root)
+{
+    if (rt_comm_remote_size_of(comm) > 0)
+        return root == RT_ROOT ? FS_ROLE_ROOT : root == RT_PROC_NULL ? 0 : FS_ROLE_MEMBER;
+    int me = -1;
+    rt_Comm_rank(comm, &me);
+    return me == root ? FS_ROLE_ROOT | FS_ROLE_MEMBER : FS_ROLE_MEMBER;
+}
+
 int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok)
 {
     if ((any_ok && tag == RT_ANY_TAG) || (tag >= 0 && tag <= rt_tag_ub()))

@@ -26,6 +26,13 @@ int fs_array_alloc(void ***p, long n, rt_obj *eo, const char *fn);
 int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
                   int any_ok, int root_ok);
 
+/* The arguments of a rooted collective this process uses, by the root argument (runtime
+ * value): FS_ROLE_ROOT (it is the root), FS_ROLE_MEMBER (it sends to or receives from the
+ * root: every process of an intra-communicator, the non-root group of an inter-communicator). */
+#define FS_ROLE_ROOT 1
+#define FS_ROLE_MEMBER 2
+int fs_coll_role(rt_comm *comm, int root);
+
 /* Checks a tag argument; any_ok: MPI_ANY_TAG is allowed. */
 int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok);
 

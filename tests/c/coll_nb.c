@@ -117,6 +117,36 @@ static void bad_input(void)
     CHECK_EQ_INT(s, np);
 }
 
+/* Arguments a process does not use may hold anything (MPI_DATATYPE_NULL, -1): the
+ * receive side of a gather away from the root, the send side of a scatter, send arguments
+ * next to MPI_IN_PLACE. */
+static void unused_args(void)
+{
+    int mine[2] = {me, -me}, all[128], back[2] = {-1, -1};
+    for (int root = 0; root < np; root++) {
+        int r = me == root;
+        CHECK_SUCCESS(MPI_Gather(mine, 2, MPI_INT, r ? all : NULL, r ? 2 : -1, r ? MPI_INT : MPI_DATATYPE_NULL, root,
+                                 MPI_COMM_WORLD));
+        for (int k = 0; r && k < np; k++)
+            CHECK(all[2 * k] == k && all[2 * k + 1] == -k, "gather with unused arguments: from %d", k);
+        CHECK_SUCCESS(MPI_Scatter(r ? all : NULL, r ? 2 : -1, r ? MPI_INT : MPI_DATATYPE_NULL, back, 2, MPI_INT, root,
+                                  MPI_COMM_WORLD));
+        CHECK(back[0] == me && back[1] == -me, "scatter with unused arguments");
+        if (r) /* the root's own block in place: its send arguments are unused */
+            CHECK_SUCCESS(MPI_Gather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, all, 2, MPI_INT, root, MPI_COMM_WORLD));
+        else
+            CHECK_SUCCESS(MPI_Gather(mine, 2, MPI_INT, NULL, 0, MPI_DATATYPE_NULL, root, MPI_COMM_WORLD));
+    }
+    all[me] = 10 * me;
+    CHECK_SUCCESS(MPI_Allgather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, all, 1, MPI_INT, MPI_COMM_WORLD));
+    for (int k = 0; k < np; k++)
+        CHECK_EQ_INT(all[k], 10 * k);
+    /* ... but where they are used, they are checked */
+    CHECK_ERR(MPI_Gather(mine, 2, MPI_DATATYPE_NULL, all, 2, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_TYPE, "MPI_Gather",
+              "sendtype");
+    CHECK_ERR(MPI_Allgather(mine, -1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT, "sendcount");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -127,6 +157,7 @@ int main(int argc, char **argv)
     many_outstanding();
     persistent();
     bad_input();
+    unused_args();
     MPI_Finalize();
     return 0;
 }
