@@ -49,6 +49,7 @@ void rt__comm_finalize(void)
 
     rt__errhandler_replace(&COMM(RT_B_COMM_WORLD)->errh, fatal);
     rt__errhandler_replace(&COMM(RT_B_COMM_SELF)->errh, fatal);
+    rt__g.err.self_errh_set = 0;
     rt__obj_release((rt_obj *)COMM(RT_B_COMM_WORLD)->info);
     rt__obj_release((rt_obj *)COMM(RT_B_COMM_SELF)->info);
     COMM(RT_B_COMM_WORLD)->info = COMM(RT_B_COMM_SELF)->info = NULL;

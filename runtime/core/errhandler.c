@@ -137,6 +137,8 @@ static int set_on_comm(const char *fn, rt_comm *comm, rt_errhandler *eh)
         return rt_raise(&comm->obj, RT_ERR_ARG, fn, "error handler 'errhandler' was created for "
                         "%s and cannot be set on a communicator", class_noun(eh->for_cls));
     rt__errhandler_replace(&comm->errh, eh);
+    if (comm == (rt_comm *)rt_builtins[RT_B_COMM_SELF])
+        rt__g.err.self_errh_set = 1;  /* errors with no object follow SELF from now on */
     return RT_SUCCESS;
 }
 

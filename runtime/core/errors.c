@@ -106,14 +106,16 @@ int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
     code = cls < 256 ? new_instance(cls, msg) : cls;
 
     /* the object's own handler if it has one (sessions, files, windows and user
-     * communicators can live outside the world model), else MPI_COMM_SELF's */
+     * communicators can live outside the world model); an error with no such object goes
+     * to MPI_COMM_SELF's handler once the program has set one (MPI-4.0), else to
+     * MPI_COMM_WORLD's (MPI-3.1, MPICH, Open MPI 4): docs/internals.md, "Errors with no object" */
     if (obj && (slot = rt__errhandler_slot(obj)) != NULL && !obj->builtin) {
         target = obj;
     } else {
         if (rt__g.life.state != RT_STATE_INITIALIZED)
             rt__fatal(msg);
         if (!slot) {
-            target = rt_builtins[RT_B_COMM_SELF];
+            target = rt_builtins[rt__g.err.self_errh_set ? RT_B_COMM_SELF : RT_B_COMM_WORLD];
             slot = rt__errhandler_slot(target);
         } else {
             target = obj;

@@ -257,6 +257,7 @@ struct rt__global {
         int nuser, capuser;
         int lastused;                            /* MPI_LASTUSEDCODE value */
         int aborting;                            /* set once the process is going down */
+        int self_errh_set;                       /* the program set MPI_COMM_SELF's handler */
     } err;
 
     /* MPI_Wtime origin (env.c) */
@@ -374,6 +375,9 @@ int *rt__ranks_inverse(int n, const int *ranks);
 /* Tags <= RT__TAG_RESERVED on a collective context belong to communicator management;
  * Comm_create_group and Intercomm_create use the user's (non-negative) tag there. */
 #define RT__TAG_RESERVED (-1000)
+/* Collective schedules (coll_sched.c) use the tags from RT__TAG_SCHED down: two per
+ * collective started on the communicator (own group, remote group), never a tag above. */
+#define RT__TAG_SCHED (-2048)
 
 /* The participants of an internal collective: n processes of view cc. */
 typedef struct rt__team {

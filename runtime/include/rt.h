@@ -144,8 +144,9 @@ int rt_state(void);
 #define RT_ERR_DYNAMIC_BASE 0x40000000
 #define RT_ERRINST_BIT 0x10000000
 
-/* Raise an error of class `cls` on `obj` (NULL: not tied to a live object, so MPI_COMM_SELF;
- * before MPI_Init or after MPI_Finalize: fatal). `fn` names the MPI procedure; the message
+/* Raise an error of class `cls` on `obj` (NULL: not tied to a live object, so MPI_COMM_SELF
+ * once the program set SELF's handler, else MPI_COMM_WORLD (docs/internals.md, "Errors with
+ * no object"); before MPI_Init or after MPI_Finalize: fatal). `fn` names the MPI procedure; the message
  * is formatted from fmt. Records the message, calls the object's error handler (which may
  * not return) and returns the error code to hand back to the user. */
 int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
