@@ -19,7 +19,7 @@ struct step {
 
 struct rt__sched {
     rt_comm *comm;            /* the user's communicator (the request holds the reference) */
-    int tag;                  /* this collective's tag on the collective context (even) */
+    int tag;                  /* its tag on the collective context: RT__TAG_SCHED - 2 * seq (own group) */
     struct step *steps;
     int nsteps, cap;
     int *round_end;           /* round i is steps [round_end[i-1], round_end[i]) */
@@ -187,7 +187,7 @@ static rt_request *post(rt__sched *s, const struct step *st, int *err)
     r->buf = kind == RT__REQ_SEND ? (void *)st->src : st->dst;
     r->count = st->count;
     r->peer = st->peer;
-    r->tag = s->tag | st->remote;
+    r->tag = s->tag - st->remote;
     *err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     if (*err) {
         rt__obj_release(&r->obj);
@@ -371,7 +371,7 @@ int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a,
     }
     /* the sequence number only counts collectives that run: a call refused here on some
      * ranks only (an argument error) does not shift the tags of the ones that follow */
-    s->tag = (int)((comm->coll_seq++ & 0x3fffffffu) << 1);
+    s->tag = RT__TAG_SCHED - (int)((comm->coll_seq++ & 0x1fffffffu) << 1);
     r->sched = s;
     s->owner = r;
     r->peer = RT_PROC_NULL;

@@ -54,6 +54,33 @@ static void many_outstanding(void)
     free(gat);
 }
 
+/* Progress happens in every MPI call, not only in the wait: rank 0 starts a large broadcast
+ * and then only probes for a message that the last rank sends once its part of the same
+ * broadcast has arrived (through the ranks in between, rendezvous-sized). */
+static void progress_outside_wait(void)
+{
+    enum { LEN = 1 << 18 };
+    int *b = malloc(sizeof(int) * LEN), flag = 0, token = 0;
+    for (int i = 0; i < LEN; i++)
+        b[i] = me == 0 ? i : -1;
+    MPI_Request rq;
+    CHECK_SUCCESS(MPI_Ibcast(b, LEN, MPI_INT, 0, MPI_COMM_WORLD, &rq));
+    if (me == np - 1 && np > 1) {
+        CHECK_SUCCESS(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        CHECK_SUCCESS(MPI_Send(&token, 1, MPI_INT, 0, 31, MPI_COMM_WORLD));
+    } else if (me == 0 && np > 1) {
+        while (!flag)
+            CHECK_SUCCESS(MPI_Iprobe(np - 1, 31, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+        CHECK_SUCCESS(MPI_Recv(&token, 1, MPI_INT, np - 1, 31, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_SUCCESS(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    } else {
+        CHECK_SUCCESS(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    }
+    for (int i = 0; i < LEN; i += 4097)
+        CHECK_EQ_INT(b[i], i);
+    free(b);
+}
+
 static void persistent(void)
 {
     MPI_Request rq[2];
@@ -155,6 +182,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     many_outstanding();
+    progress_outside_wait();
     persistent();
     bad_input();
     unused_args();
