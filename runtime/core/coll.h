@@ -77,6 +77,9 @@ int rt__sched_reduce(rt__sched *s, const void *in, void *inout, rt_count count, 
  * (the same type signature; dst may be smaller: the copy stops at its end). */
 int rt__sched_copy(rt__sched *s, const void *src, rt_count scount, rt_type *stype, void *dst, rt_count dcount,
                    rt_type *dtype);
+/* A local step: calls fn(arg) (after the round's transfers, in order with the other local
+ * steps); a non-zero return (an RT_ERR_* class) fails the collective. */
+int rt__sched_call(rt__sched *s, int (*fn)(void *arg), void *arg);
 /* Scratch memory owned by the schedule for count elements of type, laid out as type says:
  * returns the address of element 0 (its true lower bound may be below it); NULL when out
  * of memory. */

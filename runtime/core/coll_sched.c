@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-enum { ST_SEND, ST_RECV, ST_REDUCE, ST_COPY };
+enum { ST_SEND, ST_RECV, ST_REDUCE, ST_COPY, ST_CALL };
 
 struct step {
     uint8_t kind;
@@ -15,6 +15,7 @@ struct step {
     rt_count count, dcount;
     rt_type *type, *dtype;  /* each holds a reference */
     rt_op *op;              /* holds a reference */
+    int (*call)(void *arg); /* call: the function, called with dst */
 };
 
 struct rt__sched {
@@ -119,6 +120,15 @@ int rt__sched_copy(rt__sched *s, const void *src, rt_count scount, rt_type *styp
                         .dcount = dcount, .dtype = dtype};
     rt__obj_retain((rt_obj *)stype);
     rt__obj_retain((rt_obj *)dtype);
+    return RT_SUCCESS;
+}
+
+int rt__sched_call(rt__sched *s, int (*fn)(void *arg), void *arg)
+{
+    struct step *st = add(s);
+    if (!st)
+        return RT_ERR_NO_MEM;
+    *st = (struct step){.kind = ST_CALL, .call = fn, .dst = arg};
     return RT_SUCCESS;
 }
 
@@ -229,6 +239,10 @@ static int run_local(rt__sched *s)
                 return err;
         } else if (st->kind == ST_COPY) {
             copy_typed(st);
+        } else if (st->kind == ST_CALL) {
+            int err = st->call(st->dst);
+            if (err)
+                return err;
         }
     }
     return RT_SUCCESS;
