@@ -11,6 +11,9 @@ ERRHANDLER_OBJECT_CLASSES = ('comm', 'win', 'file', 'session')
 
 
 def rt_name(const_name):
+    """MPI_X -> RT_X; an MPICH extension MPIX_X -> RT_X_X."""
+    if const_name.startswith('MPIX_'):
+        return 'RT_X_' + const_name[5:]
     return 'RT_' + const_name[4:]
 
 

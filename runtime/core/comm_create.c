@@ -424,8 +424,11 @@ static const char *info_get(const rt_info *info, const char *key)
  * "mpi_hw_resource_type"; only "mpi_shared_memory" (= a node) is known, anything else (or
  * no key) gives MPI_COMM_NULL. RT_COMM_TYPE_HW_UNGUIDED: the node when that is a strict
  * subset of comm, else MPI_COMM_NULL (no finer level is known). RT_UNDEFINED:
- * MPI_COMM_NULL. The new communicator's hints carry "mpi_hw_resource_type". Inter-
- * communicators: RT_ERR_COMM; unknown split_type: RT_ERR_ARG. */
+ * MPI_COMM_NULL. RT_X_COMM_TYPE_NEIGHBORHOOD (MPICH's MPIX_COMM_TYPE_NEIGHBORHOOD): as MPICH,
+ * MPI_COMM_NULL unless info has "nbhd_common_dirname"; with it, the processes of each node
+ * (those certainly sharing that directory; MPICH also joins nodes that share its file system).
+ * The new communicator's hints carry "mpi_hw_resource_type". Inter-communicators:
+ * RT_ERR_COMM; unknown split_type: RT_ERR_ARG. */
 int rt_Comm_split_type(rt_comm *comm, int split_type, int key, rt_info *info, rt_comm **newcomm)
 {
     int err;
@@ -438,6 +441,9 @@ int rt_Comm_split_type(rt_comm *comm, int split_type, int key, rt_info *info, rt
     case RT_COMM_TYPE_SHARED:
     case RT_COMM_TYPE_HW_UNGUIDED:
         node = 1;
+        break;
+    case RT_X_COMM_TYPE_NEIGHBORHOOD:
+        node = info_get(info, "nbhd_common_dirname") != NULL;
         break;
     case RT_COMM_TYPE_HW_GUIDED:
     case RT_COMM_TYPE_RESOURCE_GUIDED: {
