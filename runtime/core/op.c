@@ -202,9 +202,11 @@ int rt__op_check(rt_op *op, rt_type *type, rt_obj *eo, const char *fn)
     int o = op_row(op->obj.index), b = basic_of(type);
     if (o < 0)
         return rt_raise(eo, RT_ERR_OP, fn, "invalid operation");
-    if (o == O_REPLACE || o == O_NO_OP || (b >= 0 && kernels[o][b]))
-        return RT_SUCCESS;
     const char *opname = rt_builtin_desc[op->obj.index].name;
+    if (o == O_REPLACE || o == O_NO_OP) /* MPI-5.0 12.3.4; MPICH and Open MPI refuse them too */
+        return rt_raise(eo, RT_ERR_OP, fn, "%s is only for one-sided accumulate operations", opname);
+    if (b >= 0 && kernels[o][b])
+        return RT_SUCCESS;
     if (type->obj.builtin)
         return rt_raise(eo, RT_ERR_OP, fn, "%s is not defined for %s", opname, type->name);
     const char *tname = type->name[0] ? type->name : "(unnamed)";

@@ -58,8 +58,6 @@ int main(int argc, char **argv)
     check_ints(MPI_BAND, a, b, (int[]){1 & 4, -2 & 5, 3 & -6, 0, 12 & 10}, "BAND");
     check_ints(MPI_BOR, a, b, (int[]){1 | 4, -2 | 5, 3 | -6, 0, 12 | 10}, "BOR");
     check_ints(MPI_BXOR, a, b, (int[]){1 ^ 4, -2 ^ 5, 3 ^ -6, 0, 12 ^ 10}, "BXOR");
-    check_ints(MPI_REPLACE, a, b, a, "REPLACE");
-    check_ints(MPI_NO_OP, a, b, b, "NO_OP");
 
     /* integer overflow wraps (no undefined behaviour) */
     int big = INT_MAX, io1 = 1;
@@ -139,6 +137,9 @@ int main(int argc, char **argv)
     MPI_Datatype uncommitted;
     CHECK_SUCCESS(MPI_Type_contiguous(2, MPI_INT, &uncommitted));
     CHECK_ERR(MPI_Reduce_local(a, b, 1, uncommitted, MPI_SUM), MPI_ERR_TYPE, "MPI_Reduce_local");
+    /* MPI_REPLACE and MPI_NO_OP are for one-sided accumulate operations only */
+    CHECK_ERR(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_REPLACE), MPI_ERR_OP, "MPI_REPLACE", "accumulate");
+    CHECK_ERR(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_NO_OP), MPI_ERR_OP, "MPI_NO_OP");
     MPI_Op sum = MPI_SUM;
     CHECK_ERR(MPI_Op_free(&sum), MPI_ERR_OP, "MPI_Op_free");
 
