@@ -30,8 +30,9 @@ struct rt__sched {
     /* running state */
     int cur;                  /* the round in progress */
     rt_request **reqs;        /* its transfers in flight (sized for the largest round) */
-    int nreqs;
-    rt_request *owner;        /* the collective request */
+    int nreqs, reqcap;
+    rt_request *owner;        /* the collective request; NULL for a blocking call */
+    int done, err;            /* finished, and its first error (blocking calls read them) */
     rt__sched *next, *prev;   /* the list of running schedules */
 };
 
@@ -146,6 +147,19 @@ void *rt__sched_buffer(rt__sched *s, rt_count count, rt_type *type)
     return b - type->true_lb;
 }
 
+/* Schedules are recycled: a few finished ones keep their arrays for the next collective. */
+#define SPARE_SCHEDS 4
+static rt__sched *spare[SPARE_SCHEDS];
+static int nspare;
+
+static rt__sched *sched_new(rt_comm *comm)
+{
+    rt__sched *s = nspare ? spare[--nspare] : calloc(1, sizeof *s);
+    if (s)
+        s->comm = comm;
+    return s;
+}
+
 static void sched_free(rt__sched *s)
 {
     for (int i = 0; i < s->nsteps; i++) {
@@ -156,6 +170,12 @@ static void sched_free(rt__sched *s)
     for (int i = 0; i < s->nbufs; i++)
         free(s->bufs[i]);
     free(s->bufs);
+    if (nspare < SPARE_SCHEDS) { /* keep steps, round_end and reqs with their capacities */
+        *s = (rt__sched){.steps = s->steps, .cap = s->cap, .round_end = s->round_end, .rcap = s->rcap,
+                         .reqs = s->reqs, .reqcap = s->reqcap};
+        spare[nspare++] = s;
+        return;
+    }
     free(s->steps);
     free(s->round_end);
     free(s->reqs);
@@ -221,7 +241,11 @@ static void unlink_running(rt__sched *s)
 static void finish(rt__sched *s, int err)
 {
     unlink_running(s);
+    s->done = 1;
+    s->err = err;
     rt_request *r = s->owner;
+    if (!r)
+        return;
     if (err && !r->status.error)
         r->status.error = err;
     rt__request_complete(r);
@@ -320,6 +344,8 @@ static void launch(rt__sched *s)
 {
     s->cur = 0;
     s->nreqs = 0;
+    s->done = 0;
+    s->err = RT_SUCCESS;
     s->next = running;
     s->prev = NULL;
     if (running)
@@ -352,40 +378,51 @@ void rt__coll_destroy(rt_request *r)
     r->sched = NULL;
 }
 
-static int coll_done(void *arg)
+static int sched_done(void *arg)
 {
-    return ((rt_request *)arg)->complete;
+    return ((rt__sched *)arg)->done;
 }
 
 int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                  const char *fn)
 {
-    rt__sched *s = calloc(1, sizeof *s);
+    rt__sched *s = sched_new(comm);
     if (!s)
         return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's schedule");
-    s->comm = comm;
     int err = build(s, comm, a, fn);
     if (err) {
         sched_free(s);
         return err;
     }
-    if (rt__sched_round(s)) {
+    int widest = 1;
+    if (!rt__sched_round(s)) {
+        for (int i = 0, first = 0; i < s->nrounds; first = s->round_end[i++])
+            if (s->round_end[i] - first > widest)
+                widest = s->round_end[i] - first;
+        if (widest > s->reqcap) {
+            rt_request **p = realloc(s->reqs, (size_t)widest * sizeof *p);
+            if (p)
+                s->reqs = p, s->reqcap = widest;
+        }
+    }
+    rt_request *r = NULL;
+    if (widest > s->reqcap || (mode != RT__COLL_BLOCKING && !(r = rt__request_new(RT__REQ_COLL, comm, NULL)))) {
         sched_free(s);
         return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's schedule");
-    }
-    int widest = 1;
-    for (int i = 0, first = 0; i < s->nrounds; first = s->round_end[i++])
-        if (s->round_end[i] - first > widest)
-            widest = s->round_end[i] - first;
-    s->reqs = malloc((size_t)widest * sizeof *s->reqs);
-    rt_request *r = s->reqs ? rt__request_new(RT__REQ_COLL, comm, NULL) : NULL;
-    if (!r) {
-        sched_free(s);
-        return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's request");
     }
     /* the sequence number only counts collectives that run: a call refused here on some
      * ranks only (an argument error) does not shift the tags of the ones that follow */
     s->tag = RT__TAG_SCHED - (int)((comm->coll_seq++ & 0x1fffffffu) << 1);
+    if (mode == RT__COLL_BLOCKING) { /* no request: run it here, to the end */
+        launch(s);
+        rt__wait_until(sched_done, s);
+        err = s->err;
+        sched_free(s);
+        if (err)
+            return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s",
+                            rt__class_string(err) ? rt__class_string(err) : "unknown error");
+        return RT_SUCCESS;
+    }
     r->sched = s;
     s->owner = r;
     r->peer = RT_PROC_NULL;
@@ -393,20 +430,10 @@ int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a,
         r->persistent = 1;
         r->active = 0;
         r->complete = 1;
-        *req = r;
-        return RT_SUCCESS;
+    } else {
+        rt__coll_start(r);
     }
-    rt__coll_start(r);
-    if (mode == RT__COLL_NONBLOCKING) {
-        *req = r;
-        return RT_SUCCESS;
-    }
-    rt__wait_until(coll_done, r);
-    err = r->status.error;
-    rt__obj_release(&r->obj);
-    if (err)
-        return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s",
-                        rt__class_string(err) ? rt__class_string(err) : "unknown error");
+    *req = r;
     return RT_SUCCESS;
 }
 
