@@ -158,4 +158,72 @@ static void call_op(const rt_callback *cb, const void *in, void *inout, rt_count
     }
 }
 
-const rt_face af_face = {RT_FACE_VERSION, "C (MPI-5.0 standard ABI)", call_errhandler, handle_at, call_op};
+/* Attribute callbacks of a C keyval, with the standard ABI's handles; the predefined MPI_*_DUP_FN
+ * are the value 1 here, not functions: they copy the value. The runtime's
+ * address-sized value is the C void * (docs/internals.md, "Attributes"). Fortran keyvals
+ * (cb->flags & RT_CB_FORTRAN, RT_CB_FINT) are not registered through this face yet. */
+static int call_copy(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint in, rt_aint *out,
+                     int *flag)
+{
+    int key = (int)af_encode((const rt_obj *)kv, RT_CLASS_KEYVAL), rc;
+    void *vout = NULL;
+
+    if (cb->fn == (rt_fn)MPI_COMM_DUP_FN) { /* MPI_*_DUP_FN and MPI_DUP_FN: (fn *)1 in this ABI */
+        *out = in;
+        *flag = 1;
+        return RT_SUCCESS;
+    }
+    *flag = 0;
+    switch (obj->cls) {
+    case RT_CLASS_DATATYPE: {
+        MPI_Datatype h = (MPI_Datatype)af_encode(obj, RT_CLASS_DATATYPE);
+        rc = ((MPI_Type_copy_attr_function *)(void (*)(void))cb->fn)(h, key, extra_state, (void *)in, &vout, flag);
+        break;
+    }
+    case RT_CLASS_WIN: {
+        MPI_Win h = (MPI_Win)af_encode(obj, RT_CLASS_WIN);
+        rc = ((MPI_Win_copy_attr_function *)(void (*)(void))cb->fn)(h, key, extra_state, (void *)in, &vout, flag);
+        break;
+    }
+    default: {
+        MPI_Comm h = (MPI_Comm)af_encode(obj, RT_CLASS_COMM);
+        rc = ((MPI_Comm_copy_attr_function *)(void (*)(void))cb->fn)(h, key, extra_state, (void *)in, &vout, flag);
+        break;
+    }
+    }
+    *out = (rt_aint)vout;
+    *flag = *flag != 0;
+    return af_error_code_in(rc);
+}
+
+static int call_delete(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint val)
+{
+    int key = (int)af_encode((const rt_obj *)kv, RT_CLASS_KEYVAL), rc;
+
+    switch (obj->cls) {
+    case RT_CLASS_DATATYPE: {
+        MPI_Datatype h = (MPI_Datatype)af_encode(obj, RT_CLASS_DATATYPE);
+        rc = ((MPI_Type_delete_attr_function *)(void (*)(void))cb->fn)(h, key, (void *)val, extra_state);
+        break;
+    }
+    case RT_CLASS_WIN: {
+        MPI_Win h = (MPI_Win)af_encode(obj, RT_CLASS_WIN);
+        rc = ((MPI_Win_delete_attr_function *)(void (*)(void))cb->fn)(h, key, (void *)val, extra_state);
+        break;
+    }
+    default: {
+        MPI_Comm h = (MPI_Comm)af_encode(obj, RT_CLASS_COMM);
+        rc = ((MPI_Comm_delete_attr_function *)(void (*)(void))cb->fn)(h, key, (void *)val, extra_state);
+        break;
+    }
+    }
+    return af_error_code_in(rc);
+}
+
+static intptr_t handle_value(const rt_obj *o, int cls)
+{
+    return af_encode(o, cls);
+}
+
+const rt_face af_face = {RT_FACE_VERSION, "C (MPI-5.0 standard ABI)", call_errhandler, handle_at, call_op,
+                          call_copy, call_delete, handle_value};

@@ -133,4 +133,67 @@ static void call_op(const rt_callback *cb, const void *in, void *inout, rt_count
     }
 }
 
-const rt_face cf_face = {RT_FACE_VERSION, "C (MPICH ABI)", call_errhandler, handle_at, call_op};
+/* Attribute callbacks of a C keyval, with MPICH's integer handles; MPI_*_DUP_FN is MPIR_Dup_fn
+ * (manual.c), an ordinary function. The runtime's
+ * address-sized value is the C void * (docs/internals.md, "Attributes"). Fortran keyvals
+ * (cb->flags & RT_CB_FORTRAN, RT_CB_FINT) are not registered through this face yet. */
+static int call_copy(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint in, rt_aint *out,
+                     int *flag)
+{
+    int key = (int)cf_encode((const rt_obj *)kv, RT_CLASS_KEYVAL), rc;
+    void *vout = NULL;
+
+    *flag = 0;
+    switch (obj->cls) {
+    case RT_CLASS_DATATYPE: {
+        MPI_Datatype h = (MPI_Datatype)cf_encode(obj, RT_CLASS_DATATYPE);
+        rc = ((MPI_Type_copy_attr_function *)(void (*)(void))cb->fn)(h, key, extra_state, (void *)in, &vout, flag);
+        break;
+    }
+    case RT_CLASS_WIN: {
+        MPI_Win h = (MPI_Win)cf_encode(obj, RT_CLASS_WIN);
+        rc = ((MPI_Win_copy_attr_function *)(void (*)(void))cb->fn)(h, key, extra_state, (void *)in, &vout, flag);
+        break;
+    }
+    default: {
+        MPI_Comm h = (MPI_Comm)cf_encode(obj, RT_CLASS_COMM);
+        rc = ((MPI_Comm_copy_attr_function *)(void (*)(void))cb->fn)(h, key, extra_state, (void *)in, &vout, flag);
+        break;
+    }
+    }
+    *out = (rt_aint)vout;
+    *flag = *flag != 0;
+    return cf_error_code_in(rc);
+}
+
+static int call_delete(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint val)
+{
+    int key = (int)cf_encode((const rt_obj *)kv, RT_CLASS_KEYVAL), rc;
+
+    switch (obj->cls) {
+    case RT_CLASS_DATATYPE: {
+        MPI_Datatype h = (MPI_Datatype)cf_encode(obj, RT_CLASS_DATATYPE);
+        rc = ((MPI_Type_delete_attr_function *)(void (*)(void))cb->fn)(h, key, (void *)val, extra_state);
+        break;
+    }
+    case RT_CLASS_WIN: {
+        MPI_Win h = (MPI_Win)cf_encode(obj, RT_CLASS_WIN);
+        rc = ((MPI_Win_delete_attr_function *)(void (*)(void))cb->fn)(h, key, (void *)val, extra_state);
+        break;
+    }
+    default: {
+        MPI_Comm h = (MPI_Comm)cf_encode(obj, RT_CLASS_COMM);
+        rc = ((MPI_Comm_delete_attr_function *)(void (*)(void))cb->fn)(h, key, (void *)val, extra_state);
+        break;
+    }
+    }
+    return cf_error_code_in(rc);
+}
+
+static intptr_t handle_value(const rt_obj *o, int cls)
+{
+    return cf_encode(o, cls);
+}
+
+const rt_face cf_face = {RT_FACE_VERSION, "C (MPICH ABI)", call_errhandler, handle_at, call_op,
+                          call_copy, call_delete, handle_value};

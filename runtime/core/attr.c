@@ -1,5 +1,5 @@
-/* attr.c — the predefined communicator attributes (MPI_TAG_UB, MPI_HOST, MPI_IO, ...)
- * read through MPI_Comm_get_attr. User keyvals and caching come with a later issue. */
+/* attr.c — caching on communicators: MPI_Comm_set/get/delete_attr and the MPI-1 names, the
+ * predefined attributes (MPI_TAG_UB, MPI_HOST, ...), and MPI_COMM_SELF's at finalize. */
 #include "rt_internal.h"
 
 /* The largest usable tag: 2^30 - 1 (leaves room for internal tags). */
@@ -40,33 +40,110 @@ static int *value_of(int id)
     }
 }
 
-/* MPI_Comm_get_attr, predefined keys only, C semantics: *(void **)attribute_val = a
- * pointer to an int the runtime owns (valid until finalize; MPI_LASTUSEDCODE follows
- * MPI_Add_error_*), *flag = 1. The values are the same on every communicator.
- * Bad comm: RT_ERR_COMM; NULL/invalid/user/window keyval: RT_ERR_KEYVAL; NULL pointers:
- * RT_ERR_ARG. */
+/* Checks comm and kv for a caching call; `arg` names the keyval argument. */
+static int check(rt_comm *comm, rt_keyval *kv, const char *fn, const char *arg)
+{
+    int err = rt__comm_check(comm, fn);
+
+    return err ? err : rt__keyval_check(kv, RT_CLASS_COMM, &comm->obj, fn, arg);
+}
+
+/* Refuses to set or delete a predefined attribute. */
+static int predefined(rt_comm *comm, rt_keyval *kv, const char *fn, const char *arg)
+{
+    return rt_raise(&comm->obj, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: a predefined attribute cannot be %s",
+                    arg, rt_builtin_desc[kv->obj.index].name, strstr(fn, "elete") ? "deleted" : "set");
+}
+
+static int get_attr(rt_comm *comm, rt_keyval *kv, void *attribute_val, int *flag, const char *fn, const char *arg)
+{
+    int err = check(comm, kv, fn, arg);
+    rt_aint v = 0;
+
+    if (err)
+        return err;
+    if (!attribute_val)
+        return rt__null_arg(&comm->obj, fn, "attribute_val");
+    if (!flag)
+        return rt__null_arg(&comm->obj, fn, "flag");
+    if (kv->obj.builtin) {
+        int *p = value_of(kv->obj.index);
+        *flag = p != NULL;
+        if (p)
+            *(void **)attribute_val = p;
+        return RT_SUCCESS;
+    }
+    rt__attr_get(&comm->obj, kv, &v, flag);
+    if (*flag)
+        *(void **)attribute_val = (void *)v;
+    return RT_SUCCESS;
+}
+
+static int set_attr(rt_comm *comm, rt_keyval *kv, void *attribute_val, const char *fn, const char *arg)
+{
+    int err = check(comm, kv, fn, arg);
+
+    if (err)
+        return err;
+    if (kv->obj.builtin)
+        return predefined(comm, kv, fn, arg);
+    return rt__attr_set(&comm->obj, kv, (rt_aint)attribute_val, fn);
+}
+
+static int delete_attr(rt_comm *comm, rt_keyval *kv, const char *fn, const char *arg)
+{
+    int err = check(comm, kv, fn, arg);
+
+    if (err)
+        return err;
+    if (kv->obj.builtin)
+        return predefined(comm, kv, fn, arg);
+    return rt__attr_delete(&comm->obj, kv, fn);
+}
+
+/* MPI_Comm_get_attr, C semantics: *(void **)attribute_val = the stored value (the pointer C
+ * code set) and *flag = 1, or *flag = 0 if comm has none. Predefined keys: a pointer to an
+ * int the runtime owns (valid until finalize; the same on every communicator; MPI_LASTUSEDCODE
+ * follows MPI_Add_error_*). Bad comm: RT_ERR_COMM; invalid, freed or non-communicator
+ * keyval: RT_ERR_KEYVAL; NULL pointers: RT_ERR_ARG. */
 int rt_Comm_get_attr(rt_comm *comm, rt_keyval *comm_keyval, void *attribute_val, int *flag)
 {
-    int err, *val;
+    return get_attr(comm, comm_keyval, attribute_val, flag, __func__, "comm_keyval");
+}
 
-    rt_require_init(__func__);
-    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
-        return err;
-    if (!rt_obj_is(comm_keyval, RT_CLASS_KEYVAL))
-        return RT_ERR(comm, RT_ERR_KEYVAL, "invalid keyval 'comm_keyval'%s",
-                      comm_keyval ? "" : " (MPI_KEYVAL_INVALID)");
-    if (comm_keyval->obj.subkind != RT_CLASS_COMM)
-        return RT_ERR(comm, RT_ERR_KEYVAL, "keyval 'comm_keyval' = %s is not a communicator "
-                      "keyval", comm_keyval->obj.builtin
-                      ? rt_builtin_desc[comm_keyval->obj.index].name : "(user keyval)");
-    val = comm_keyval->obj.builtin ? value_of(comm_keyval->obj.index) : NULL;
-    if (!val)
-        return RT_ERR(comm, RT_ERR_KEYVAL, "invalid keyval 'comm_keyval'");
-    if (!attribute_val)
-        return rt__null_arg(&comm->obj, __func__, "attribute_val");
-    if (!flag)
-        return rt__null_arg(&comm->obj, __func__, "flag");
-    *(void **)attribute_val = val;
-    *flag = 1;
-    return RT_SUCCESS;
+/* MPI_Comm_set_attr: comm caches attribute_val under comm_keyval; a value already there goes
+ * to the delete callback first (its error fails the call, the old value stays). Predefined
+ * keys: RT_ERR_KEYVAL. */
+int rt_Comm_set_attr(rt_comm *comm, rt_keyval *comm_keyval, void *attribute_val)
+{
+    return set_attr(comm, comm_keyval, attribute_val, __func__, "comm_keyval");
+}
+
+/* MPI_Comm_delete_attr: the delete callback, then the attribute is gone (a callback error
+ * fails the call and keeps it). No attribute: success. Predefined keys: RT_ERR_KEYVAL. */
+int rt_Comm_delete_attr(rt_comm *comm, rt_keyval *comm_keyval)
+{
+    return delete_attr(comm, comm_keyval, __func__, "comm_keyval");
+}
+
+/* MPI_Attr_get, MPI_Attr_put, MPI_Attr_delete (MPI-1): as the MPI_Comm_* calls. */
+int rt_Attr_get(rt_comm *comm, rt_keyval *keyval, void *attribute_val, int *flag)
+{
+    return get_attr(comm, keyval, attribute_val, flag, __func__, "keyval");
+}
+
+int rt_Attr_put(rt_comm *comm, rt_keyval *keyval, void *attribute_val)
+{
+    return set_attr(comm, keyval, attribute_val, __func__, "keyval");
+}
+
+int rt_Attr_delete(rt_comm *comm, rt_keyval *keyval)
+{
+    return delete_attr(comm, keyval, __func__, "keyval");
+}
+
+/* See rt_internal.h. */
+int rt__attrs_finalize(void)
+{
+    return rt__attrs_delete_all(rt_builtins[RT_B_COMM_SELF], "rt_Finalize");
 }

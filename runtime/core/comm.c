@@ -42,7 +42,8 @@ void rt__comm_init(void)
     rt__comm_views_init(COMM(RT_B_COMM_SELF), &self_coll);
 }
 
-/* At finalize: WORLD and SELF drop user error handlers and hints (releasing them). */
+/* At finalize: WORLD and SELF drop user error handlers, hints and attributes (releasing
+ * them; no delete callbacks: SELF's ran at the start of MPI_Finalize). */
 void rt__comm_finalize(void)
 {
     rt_errhandler *fatal = (rt_errhandler *)rt_builtins[RT_B_ERRORS_ARE_FATAL];
@@ -50,17 +51,20 @@ void rt__comm_finalize(void)
     rt__errhandler_replace(&COMM(RT_B_COMM_WORLD)->errh, fatal);
     rt__errhandler_replace(&COMM(RT_B_COMM_SELF)->errh, fatal);
     rt__g.err.self_errh_set = 0;
+    rt__attrs_clear((rt_obj *)COMM(RT_B_COMM_WORLD));
+    rt__attrs_clear((rt_obj *)COMM(RT_B_COMM_SELF));
     rt__obj_release((rt_obj *)COMM(RT_B_COMM_WORLD)->info);
     rt__obj_release((rt_obj *)COMM(RT_B_COMM_SELF)->info);
     COMM(RT_B_COMM_WORLD)->info = COMM(RT_B_COMM_SELF)->info = NULL;
 }
 
-/* Destructor of a user communicator: releases its error handler, gives back its context
- * id, frees its maps, views, topology and hints. */
+/* Destructor of a user communicator: drops attributes left (no callbacks), releases its
+ * error handler, gives back its context id, frees its maps, views, topology and hints. */
 void rt__comm_destroy(rt_obj *o)
 {
     rt_comm *c = (rt_comm *)o;
 
+    rt__attrs_clear(o); /* only left by a failed creation: MPI_Comm_free deleted the rest */
     if (c->errh)
         rt__obj_release(&c->errh->obj);
     c->errh = NULL;

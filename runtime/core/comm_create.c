@@ -238,6 +238,10 @@ static int dup_common(rt_comm *comm, const rt_info *info, rt_comm **newcomm, con
         rt__obj_release(&nc->obj);
         return failed(comm, RT_ERR_NO_MEM, fn);
     }
+    if ((err = rt__attrs_copy(&comm->obj, &nc->obj, fn)) != RT_SUCCESS) { /* caching: copy callbacks */
+        rt__obj_release(&nc->obj);
+        return err;
+    }
     *newcomm = nc;
     return RT_SUCCESS;
 }
@@ -578,6 +582,9 @@ int rt_Comm_free(rt_comm **comm)
     if (c->obj.builtin)
         return RT_ERR(c, RT_ERR_COMM, "invalid communicator 'comm': a predefined communicator (%s) cannot be freed",
                       c->name);
+    int err = rt__attrs_delete_all(&c->obj, __func__); /* caching: delete callbacks, newest first */
+    if (err)
+        return err;
     rt__obj_release(&c->obj);
     *comm = NULL;
     return RT_SUCCESS;

@@ -35,6 +35,19 @@ struct rt_errhandler {
     rt_callback cb;  /* RT__EH_USER only */
 };
 
+/* One cached attribute (attr_list.c). */
+struct rt__attr {
+    struct rt__attr *next;
+    rt_keyval *kv;       /* holds a reference */
+    rt_aint val;         /* the address-sized value (docs/internals.md, "Attributes") */
+};
+
+/* The attributes cached on one object (communicators today; datatypes and windows embed the
+ * same struct). Newest first: set order reversed, which is the order of deletion. */
+struct rt__attrs {
+    struct rt__attr *head;
+};
+
 struct rt_comm {
     rt_obj obj;
     int size;                    /* local group size */
@@ -56,6 +69,7 @@ struct rt_comm {
     rt_info *info;               /* hints set by the user (owned), or NULL */
     uint8_t owns_ctx;            /* 1: ctx / 2 was taken from this process's free ids */
     unsigned coll_seq;           /* collectives started on it: each gets its own tags */
+    struct rt__attrs attrs;      /* cached attributes (attr_list.c) */
 };
 
 /* The world rank of rank r of comm's local group. */
@@ -82,9 +96,19 @@ struct rt_info {
     int readonly;               /* 1 for MPI_INFO_ENV: users may not modify it */
 };
 
-/* Predefined keyvals are builtins (obj.index = their rt_builtin_id, obj.subkind = the class
- * they attach to). User keyvals (caching) come with a later issue. */
-struct rt_keyval { rt_obj obj; };
+/* A keyval (keyval.c). Predefined keyvals are builtins (obj.index = their rt_builtin_id,
+ * obj.subkind = the class they attach to; the other fields unused). User keyvals
+ * (MPI_*_create_keyval, MPI_Keyval_create): obj.subkind = the class of the objects they
+ * attach to; the user holds one reference until *_free_keyval (then `freed`), every
+ * attribute using it holds one more, so it lives until its last attribute is deleted. */
+struct rt_keyval {
+    rt_obj obj;
+    rt_callback copy;    /* fn NULL: MPI_*_NULL_COPY_FN (attribute not copied) */
+    rt_callback del;     /* fn NULL: MPI_*_NULL_DELETE_FN (nothing called) */
+    void *extra_state;
+    uint8_t freed;       /* the user freed it: no longer usable as an argument */
+};
+
 
 /* Objects that carry an error handler but have no other state yet. */
 struct rt_win { rt_obj obj; rt_errhandler *errh; };
@@ -413,8 +437,14 @@ int rt__coll_exchange(rt_comm *cc, int peer, int tag, const void *sbuf, size_t s
  * the members of a new communicator agree on the lowest id free at all of them. */
 #define RT__CTX_IDS 8192
 #define RT__CTX_WORDS (RT__CTX_IDS / 32)
-/* Copies this process's free-id bitmap into mask (RT__CTX_WORDS words). */
+/* Copies this process's free-id bitmap into mask (RT__CTX_WORDS words), without the ids
+ * that pending nonblocking agreements claim. */
 void rt__ctx_mask(uint32_t *mask);
+/* Claims for a nonblocking agreement: share (RT__CTX_WORDS words) = the free, unclaimed ids
+ * of the half of all ids that seed selects (members pass the same seed); until
+ * rt__ctx_release(share) no other agreement at this process offers them. */
+void rt__ctx_claim(uint64_t seed, uint32_t *share);
+void rt__ctx_release(const uint32_t *share);
 /* The lowest id set in mask, or -1 when none is. */
 int rt__ctx_lowest(const uint32_t *mask);
 /* Agrees on a new id over the whole of comm (both groups of an inter-communicator):
@@ -427,6 +457,10 @@ int rt__ctx_agree(rt_comm *comm, int *id);
  * inter-communicators (remote_size > 0) the local group's world ranks lworld (owned).
  * NULL when out of memory (the arrays are freed). */
 rt_comm *rt__comm_new(rt_comm *parent, int id, int size, int rank, int *world, int remote_size, int *lworld);
+/* As rt__comm_new, with no context id yet (a placeholder no other communicator has):
+ * rt__comm_set_ctx(c, id) gives it one (taken from the free ids). */
+rt_comm *rt__comm_new_pending(rt_comm *parent, int size, int rank, int *world, int remote_size, int *lworld);
+void rt__comm_set_ctx(rt_comm *c, int id);
 /* Gives back comm's context id and frees what rt__comm_new allocated (comm.c's destructor). */
 void rt__comm_free_parts(rt_comm *comm);
 /* Sets up the internal views of a builtin communicator (at init). */
@@ -472,6 +506,51 @@ int rt_weights_kind(const int *weights);
 int rt__tag_ub(void);
 /* At init: fills rt__g.attr from rt__g.world. */
 void rt__attr_init(void);
+
+/* The attribute list of a live object that can cache attributes (communicators), NULL for
+ * any other. */
+struct rt__attrs *rt__attrs_of(rt_obj *o);
+/* Set, get and delete one attribute of an object that can cache (rt__attrs_of(o) != NULL;
+ * kv checked by the caller). set: an existing value goes to the delete callback first, whose
+ * error fails the call with the old value kept (raised on o naming fn); RT_ERR_NO_MEM.
+ * get: *flag = 1 and *val, or *flag = 0. delete: the delete callback first, whose error
+ * fails the call and keeps the attribute; no attribute: RT_SUCCESS. */
+int rt__attr_set(rt_obj *o, rt_keyval *kv, rt_aint val, const char *fn);
+void rt__attr_get(rt_obj *o, rt_keyval *kv, rt_aint *val, int *flag);
+int rt__attr_delete(rt_obj *o, rt_keyval *kv, const char *fn);
+/* Copies the attributes of old onto new (a fresh object of the same class, being made by
+ * MPI_Comm_dup / dup_with_info, and later MPI_Comm_idup's completion, MPI_Type_dup): calls
+ * each keyval's copy callback once per attribute, in old's order; flag 0 or a NULL copy
+ * function leaves the attribute out. The hook for every duplication: call it once the new
+ * object exists and before the user can see it. A callback error: the attributes copied so
+ * far are deleted again from new (their delete callbacks run, errors ignored), so new has
+ * none; the error is raised on old naming fn and its code returned; the caller then frees
+ * new. RT_ERR_NO_MEM likewise. */
+int rt__attrs_copy(rt_obj *old, rt_obj *newobj, const char *fn);
+/* Deletes every attribute of o, newest first (MPI_Comm_free, finalize for MPI_COMM_SELF),
+ * calling the delete callbacks. A callback error: the attribute whose callback failed and
+ * those set before it stay, the error is raised on o naming fn and returned. */
+int rt__attrs_delete_all(rt_obj *o, const char *fn);
+/* Drops every attribute of o without callbacks (destructors: memory and keyval references
+ * only). */
+void rt__attrs_clear(rt_obj *o);
+/* At the start of MPI_Finalize: the attributes of MPI_COMM_SELF are deleted, newest first.
+ * Returns what rt__attrs_delete_all returns. */
+int rt__attrs_finalize(void);
+
+/* ------------------------------------------------------------ keyvals (keyval.c) */
+
+/* RT_SUCCESS if kv may be used by the user as argument `arg` of fn on an object of class
+ * cls (a live keyval, not freed, made for cls); else raises RT_ERR_KEYVAL on eo naming fn,
+ * arg and the keyval, and returns the code. */
+int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg);
+/* MPI_*_create_keyval for objects of class cls: a new user keyval in *out. RT_ERR_NO_MEM
+ * (raised naming fn) when out of memory. */
+int rt__keyval_create(int cls, rt_callback copy, rt_callback del, void *extra_state, rt_keyval **out,
+                      const char *fn);
+/* MPI_*_free_keyval for class cls: checks *kv (rt__keyval_check; predefined keyvals cannot
+ * be freed), marks it freed, drops the user's reference, *kv = NULL (MPI_KEYVAL_INVALID). */
+int rt__keyval_free(int cls, rt_keyval **kv, const char *fn, const char *arg);
 
 /* ------------------------------------------------------------ info (info.c, info_env.c) */
 

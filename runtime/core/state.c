@@ -87,11 +87,17 @@ int rt_Finalized(int *flag)
     return RT_SUCCESS;
 }
 
-/* MPI_Finalize: ends the world model. WORLD and SELF drop their user error handlers;
- * user objects stay the user's. Before init / twice: fatal (rt_require_init). */
+/* MPI_Finalize: first deletes MPI_COMM_SELF's attributes, newest first (a delete callback's
+ * error fails the call, MPI stays initialized); then ends the world model. WORLD and SELF
+ * drop their user error handlers and attributes; user objects stay the user's. Before init /
+ * twice: fatal (rt_require_init). */
 int rt_Finalize(void)
 {
+    int err;
+
     rt_require_init(__func__);
+    if ((err = rt__attrs_finalize()) != RT_SUCCESS)
+        return err;
     rt__p2p_finalize();
     rt__world_finalize();
     rt__comm_finalize();

@@ -88,8 +88,13 @@ typedef struct rt_callback {
 } rt_callback;
 #define RT_CB_LARGE 1u    /* registered through a large-count (_c) procedure */
 #define RT_CB_FORTRAN 2u  /* a Fortran procedure: arguments by reference, Fortran types */
+#define RT_CB_FINT 4u     /* attribute callbacks of a Fortran keyval made by an MPI-1 call
+                             (MPI_KEYVAL_CREATE): INTEGER attribute values and extra_state,
+                             where the MPI-2 calls use INTEGER(KIND=MPI_ADDRESS_KIND). Only
+                             the face reads RT_CB_* flags of attribute callbacks: the runtime
+                             stores and passes every value as an rt_aint. */
 
-#define RT_FACE_VERSION 2
+#define RT_FACE_VERSION 3
 /* What the runtime needs from a face to call user code. Methods valid for version >= 1:
  * call_errhandler: call cb (an error handler for objects of class obj->cls) with the face's
  *   handle for obj and the face's value of the runtime error code `code`.
@@ -100,7 +105,19 @@ typedef struct rt_callback {
  * call_op: call cb (a user reduction function, MPI_Op_create) as f(in, inout, &len, &dt)
  *   with dt the face's handle for type; the length argument is a C int unless
  *   cb->flags & RT_CB_LARGE (MPI_Count). The runtime never passes len > INT_MAX to an
- *   int-length callback (it calls in chunks). */
+ *   int-length callback (it calls in chunks).
+ * Methods valid for version >= 3 (caching; cb->fn is never NULL: the runtime treats a NULL
+ * function as MPI_*_NULL_COPY_FN / MPI_*_NULL_DELETE_FN itself):
+ * call_copy: call cb (a copy callback of keyval kv, which attaches to objects of obj's
+ *   class) for attribute value `in` of obj, which is being duplicated, with the face's
+ *   handles for obj and kv and the keyval's extra_state; *out = the value for the copy and
+ *   *flag = 1 to copy it, 0 to leave it out. Returns the callback's error code translated to
+ *   a runtime code (RT_SUCCESS = 0). The face also recognises its own predefined copy
+ *   functions (MPI_*_DUP_FN) if they are not plain functions in its ABI.
+ * call_delete: call cb (a delete callback of kv) for attribute value `val` of obj; returns
+ *   the callback's error code translated to a runtime code.
+ * handle_value: the face's handle value of o (class cls; NULL: the null handle), for
+ *   error messages about objects the runtime holds (e.g. a keyval of the wrong kind). */
 typedef struct rt_face {
     int version;
     const char *name;
@@ -109,6 +126,11 @@ typedef struct rt_face {
                          int *err);
     /* version >= 2 */
     void (*call_op)(const rt_callback *cb, const void *in, void *inout, rt_count len, rt_type *type);
+    /* version >= 3 */
+    int (*call_copy)(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint in,
+                     rt_aint *out, int *flag);
+    int (*call_delete)(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint val);
+    intptr_t (*handle_value)(const rt_obj *o, int cls);
 } rt_face;
 
 /* ------------------------------------------------------------ builtins and tables */

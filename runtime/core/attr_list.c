@@ -1,0 +1,177 @@
+/* attr_list.c — attributes cached on objects (struct rt__attrs, embedded in each object that
+ * can cache): set, get, delete, copy on duplication, delete-all on free, with the keyvals'
+ * copy and delete callbacks called through the face that created the keyval. */
+#include "rt_internal.h"
+
+#include <stdlib.h>
+
+/* See rt_internal.h. */
+struct rt__attrs *rt__attrs_of(rt_obj *o)
+{
+    if (o && o->cls == RT_CLASS_COMM)
+        return &((rt_comm *)o)->attrs;
+    return NULL;
+}
+
+/* The link that points at kv's attribute in list l, or at the final NULL. */
+static struct rt__attr **find(struct rt__attrs *l, const rt_keyval *kv)
+{
+    struct rt__attr **p = &l->head;
+
+    while (*p && (*p)->kv != kv)
+        p = &(*p)->next;
+    return p;
+}
+
+/* Runs kv's delete callback for value val of o; a runtime error code (0: success). */
+static int call_delete(rt_obj *o, rt_keyval *kv, rt_aint val)
+{
+    const rt_face *f = kv->del.face;
+
+    if (!kv->del.fn)
+        return RT_SUCCESS;
+    if (!f || f->version < 3 || !f->call_delete)
+        return RT_ERR_INTERN;
+    return f->call_delete(&kv->del, o, kv, kv->extra_state, val);
+}
+
+/* Raises a callback's error code on o: the code itself when it is a user code or an
+ * instance (rt_raise passes those through), else an instance of its class. */
+static int callback_failed(rt_obj *o, int code, const char *what, const char *fn)
+{
+    return rt_raise(o, code, fn, "the %s callback of an attribute returned error code %d", what, code);
+}
+
+/* Unlinks and frees attribute *p, dropping its keyval reference. */
+static void unlink_attr(struct rt__attr **p)
+{
+    struct rt__attr *a = *p;
+
+    *p = a->next;
+    rt__obj_release(&a->kv->obj);
+    free(a);
+}
+
+/* Sets kv's attribute of o to val (o can cache: the caller checked; kv checked). An
+ * existing value is first passed to the delete callback; its error fails the call with
+ * the old value kept. RT_ERR_NO_MEM raised when out of memory. */
+int rt__attr_set(rt_obj *o, rt_keyval *kv, rt_aint val, const char *fn)
+{
+    struct rt__attrs *l = rt__attrs_of(o);
+    struct rt__attr **p = find(l, kv), *a;
+    int err;
+
+    if (*p) {
+        if ((err = call_delete(o, kv, (*p)->val)) != RT_SUCCESS)
+            return callback_failed(o, err, "delete", fn);
+        (*p)->val = val; /* keeps its place in the set order */
+        return RT_SUCCESS;
+    }
+    if (!(a = malloc(sizeof *a)))
+        return rt_raise(o, RT_ERR_NO_MEM, fn, "out of memory for an attribute");
+    a->kv = kv;
+    a->val = val;
+    a->next = l->head;
+    l->head = a;
+    rt__obj_retain(&kv->obj);
+    return RT_SUCCESS;
+}
+
+/* *val = kv's attribute of o and *flag = 1, or *flag = 0 if o has none. */
+void rt__attr_get(rt_obj *o, rt_keyval *kv, rt_aint *val, int *flag)
+{
+    struct rt__attr **p = find(rt__attrs_of(o), kv);
+
+    *flag = *p != NULL;
+    if (*p)
+        *val = (*p)->val;
+}
+
+/* Deletes kv's attribute of o, calling the delete callback first (its error fails the call
+ * and keeps the attribute). No attribute: RT_SUCCESS, nothing done. */
+int rt__attr_delete(rt_obj *o, rt_keyval *kv, const char *fn)
+{
+    struct rt__attr **p = find(rt__attrs_of(o), kv);
+    int err;
+
+    if (!*p)
+        return RT_SUCCESS;
+    if ((err = call_delete(o, kv, (*p)->val)) != RT_SUCCESS)
+        return callback_failed(o, err, "delete", fn);
+    unlink_attr(p);
+    return RT_SUCCESS;
+}
+
+/* See rt_internal.h. */
+int rt__attrs_delete_all(rt_obj *o, const char *fn)
+{
+    struct rt__attrs *l = rt__attrs_of(o);
+    int err;
+
+    while (l && l->head) {
+        if ((err = call_delete(o, l->head->kv, l->head->val)) != RT_SUCCESS)
+            return callback_failed(o, err, "delete", fn);
+        unlink_attr(&l->head);
+    }
+    return RT_SUCCESS;
+}
+
+/* See rt_internal.h. */
+void rt__attrs_clear(rt_obj *o)
+{
+    struct rt__attrs *l = rt__attrs_of(o);
+
+    while (l && l->head)
+        unlink_attr(&l->head);
+}
+
+/* See rt_internal.h. */
+int rt__attrs_copy(rt_obj *old, rt_obj *newobj, const char *fn)
+{
+    struct rt__attrs *from = rt__attrs_of(old), *to = rt__attrs_of(newobj);
+    struct rt__attr **tail, *a, *n;
+    int err = RT_SUCCESS;
+
+    if (!from || !to)
+        return RT_SUCCESS;
+    tail = &to->head;
+    for (a = from->head; a; a = a->next) {
+        rt_keyval *kv = a->kv;
+        const rt_face *f = kv->copy.face;
+        rt_aint out = 0;
+        int flag = 0;
+
+        if (!kv->copy.fn)
+            continue;
+        if (!f || f->version < 3 || !f->call_copy)
+            err = RT_ERR_INTERN;
+        else
+            err = f->call_copy(&kv->copy, old, kv, kv->extra_state, a->val, &out, &flag);
+        if (err)
+            break;
+        if (!flag)
+            continue;
+        if (!(n = malloc(sizeof *n))) {
+            /* the user's copy is in out: give it to the delete callback, as if it was set */
+            call_delete(newobj, kv, out);
+            err = RT_ERR_NO_MEM;
+            break;
+        }
+        n->kv = kv;
+        n->val = out;
+        n->next = NULL;
+        rt__obj_retain(&kv->obj);
+        *tail = n; /* same order as old */
+        tail = &n->next;
+    }
+    if (!err)
+        return RT_SUCCESS;
+    /* undo: the copies made so far go through their delete callbacks (errors ignored) */
+    while (to->head) {
+        call_delete(newobj, to->head->kv, to->head->val);
+        unlink_attr(&to->head);
+    }
+    if (err == RT_ERR_NO_MEM)
+        return rt_raise(old, err, fn, "out of memory while copying attributes");
+    return callback_failed(old, err, "copy", fn);
+}
