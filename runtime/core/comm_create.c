@@ -1,5 +1,5 @@
-/* comm_create.c — intra-communicator construction: context ids agreed among the members,
- * dup (and idup, with info), split, split_type, create, create_group, free, compare, group, info. */
+/* comm_create.c — intra-communicator construction: context ids agreed among the members (and
+ * claimed by pending idups), dup (with info), split, split_type, create, create_group, free, compare, group, info. */
 #include "p2p.h"
 
 #include <stdlib.h>
@@ -9,6 +9,9 @@
 
 /* Bit i set: id i is free at this process. Ids 0 and 1 belong to WORLD and SELF. */
 static uint32_t free_ids[RT__CTX_WORDS];
+/* Bit i set: id i is free but claimed by a pending nonblocking agreement (comm_idup.c), which
+ * may still pick it; no other agreement offers it. */
+static uint32_t claimed[RT__CTX_WORDS];
 static int ids_ready;
 
 static void ids_init(void)
@@ -20,11 +23,45 @@ static void ids_init(void)
     ids_ready = 1;
 }
 
-/* mask = this process's free context ids. */
+/* mask = this process's free context ids that no pending agreement claims. */
 void rt__ctx_mask(uint32_t *mask)
 {
     ids_init();
-    memcpy(mask, free_ids, sizeof free_ids);
+    for (int w = 0; w < RT__CTX_WORDS; w++)
+        mask[w] = free_ids[w] & ~claimed[w];
+}
+
+/* A hash of (seed, id) (splitmix64's finaliser): the same at every process. */
+static uint64_t mix(uint64_t seed, uint64_t id)
+{
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + id * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* share = the unclaimed free ids in the half of all ids that seed selects (the ids whose
+ * hash with seed is even), now claimed. Every member of an agreement passes the same seed, so
+ * their shares overlap in about half of the ids free and unclaimed everywhere; two pending
+ * agreements (different seeds) at one process never share an id, and a second one still finds
+ * about half of what the first left. */
+void rt__ctx_claim(uint64_t seed, uint32_t *share)
+{
+    ids_init();
+    for (int w = 0; w < RT__CTX_WORDS; w++) {
+        uint32_t half = 0;
+        for (int b = 0; b < 32; b++)
+            half |= (uint32_t)(~mix(seed, (uint64_t)(w * 32 + b)) & 1u) << b;
+        share[w] = free_ids[w] & ~claimed[w] & half;
+        claimed[w] |= share[w];
+    }
+}
+
+/* Gives back the claim of share (from rt__ctx_claim). */
+void rt__ctx_release(const uint32_t *share)
+{
+    for (int w = 0; w < RT__CTX_WORDS; w++)
+        claimed[w] &= ~share[w];
 }
 
 /* The lowest id in mask, -1 if none. */
@@ -91,6 +128,18 @@ void rt__comm_views_init(rt_comm *comm, rt_comm *coll)
 /* A new communicator taking context id `id` and the given rank maps (see rt_internal.h). */
 rt_comm *rt__comm_new(rt_comm *parent, int id, int size, int rank, int *world, int remote_size, int *lworld)
 {
+    rt_comm *c = rt__comm_new_pending(parent, size, rank, world, remote_size, lworld);
+    if (c)
+        rt__comm_set_ctx(c, id);
+    return c;
+}
+
+/* Context id placeholder of a communicator whose id is not agreed yet: no other has it. */
+#define CTX_PENDING (-2)
+
+/* As rt__comm_new, without a context id yet (see rt_internal.h). */
+rt_comm *rt__comm_new_pending(rt_comm *parent, int size, int rank, int *world, int remote_size, int *lworld)
+{
     rt_comm *c = (rt_comm *)rt__obj_new(RT_CLASS_COMM);
     rt_comm *views = calloc(remote_size > 0 ? 2 : 1, sizeof *views);
     if (!c || !views) {
@@ -118,9 +167,8 @@ rt_comm *rt__comm_new(rt_comm *parent, int id, int size, int rank, int *world, i
     c->lworld = remote_size > 0 ? lworld : NULL;
     if (remote_size == 0)
         free(lworld);
-    c->ctx = 2 * id;
-    c->owns_ctx = 1;
-    ctx_take(id);
+    c->ctx = CTX_PENDING;
+    c->owns_ctx = 0;
     c->errh = parent ? parent->errh : (rt_errhandler *)rt_builtins[RT_B_ERRORS_ARE_FATAL];
     rt__obj_retain(&c->errh->obj);
     c->coll = &views[0];
@@ -130,6 +178,17 @@ rt_comm *rt__comm_new(rt_comm *parent, int id, int size, int rank, int *world, i
         view_setup(c->lcoll, size, rank, 0, lworld, c->ctx + 1);
     }
     return c;
+}
+
+/* Gives c (from rt__comm_new_pending) context id `id`, taken from the free ids. */
+void rt__comm_set_ctx(rt_comm *c, int id)
+{
+    ctx_take(id);
+    c->ctx = 2 * id;
+    c->owns_ctx = 1;
+    c->coll->ctx = c->ctx + 1;
+    if (c->lcoll)
+        c->lcoll->ctx = c->ctx + 1;
 }
 
 /* Gives back c's context id and frees its maps, views, topology, hints and buffer record. */
@@ -256,41 +315,6 @@ int rt_Comm_dup(rt_comm *comm, rt_comm **newcomm)
 int rt_Comm_dup_with_info(rt_comm *comm, rt_info *info, rt_comm **newcomm)
 {
     return dup_common(comm, info, newcomm, __func__);
-}
-
-/* A request that is complete already (the nonblocking dups finish before returning). */
-static int completed(rt_comm *comm, rt_request **request, const char *fn)
-{
-    rt_request *r = rt__request_new(RT__REQ_SEND, comm, NULL);
-    if (!r)
-        return rt_raise(&comm->obj, RT_ERR_NO_MEM, fn, "out of memory for a request");
-    r->peer = RT_PROC_NULL;
-    r->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
-    rt__request_complete(r);
-    *request = r;
-    return RT_SUCCESS;
-}
-
-/* MPI_Comm_idup: a blocking dup, then a request that is already complete. */
-int rt_Comm_idup(rt_comm *comm, rt_comm **newcomm, rt_request **request)
-{
-    int err = dup_common(comm, comm->info, newcomm, __func__);
-    if (!err && (err = completed(*newcomm, request, __func__)) != RT_SUCCESS) {
-        rt__obj_release(&(*newcomm)->obj);
-        *newcomm = NULL;
-    }
-    return err;
-}
-
-/* MPI_Comm_idup_with_info: as MPI_Comm_idup with the hints of info. */
-int rt_Comm_idup_with_info(rt_comm *comm, rt_info *info, rt_comm **newcomm, rt_request **request)
-{
-    int err = dup_common(comm, info, newcomm, __func__);
-    if (!err && (err = completed(*newcomm, request, __func__)) != RT_SUCCESS) {
-        rt__obj_release(&(*newcomm)->obj);
-        *newcomm = NULL;
-    }
-    return err;
 }
 
 /* ------------------------------------------------------------ split */
