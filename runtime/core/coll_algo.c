@@ -190,6 +190,55 @@ rt_type **rt__coll_types(rt_comm *comm, rt_handle_array h, int n, const char *fn
     return t;
 }
 
+/* Up to this many bytes per block, an all-to-all on bruck_min() or more ranks uses Bruck's
+ * algorithm: log2(n) dependent rounds instead of one round of n - 1 messages. On one node
+ * the single round wins (measured up to 8 ranks on 2 cores), so the default is 16 ranks;
+ * SWITCHYARD_COLL_BRUCK_MIN sets it (the tests use it to exercise Bruck on few ranks). */
+#define ALLTOALL_BRUCK_MAX 256
+
+static int bruck_min(void)
+{
+    static int min = -1;
+    if (min < 0) {
+        const char *e = getenv("SWITCHYARD_COLL_BRUCK_MIN");
+        min = e && atoi(e) >= 2 ? atoi(e) : 16;
+    }
+    return min;
+}
+
+/* Bruck: blocks rotated by rank into a packed buffer, then log2(n) rounds in which each
+ * rank sends the blocks whose index has bit k set to rank + 2^k, then rotated back. */
+static int alltoall_bruck(rt__sched *s, rt_comm *comm, const rt__coll_args *a)
+{
+    int n = comm->size, me = comm->rank, err = RT_SUCCESS;
+    rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
+    rt_count blk = a->scount * a->stype->size;
+    char *tmp = rt__sched_buffer(s, n * blk, byte), *out = rt__sched_buffer(s, (n / 2 + 1) * blk, byte),
+         *in = rt__sched_buffer(s, (n / 2 + 1) * blk, byte);
+    if (!tmp || !out || !in)
+        return RT_ERR_NO_MEM;
+    for (int i = 0; i < n && !err; i++) /* tmp[i] = the block for rank me + i */
+        err = rt__sched_copy(s, rt__coll_at(a->sbuf, (rt_count)((me + i) % n) * a->scount, a->stype), a->scount,
+                             a->stype, tmp + i * blk, blk, byte);
+    for (int k = 1; k < n && !err; k <<= 1) {
+        int m = 0;
+        for (int i = 0; i < n && !err; i++) /* pack the blocks that move in this round */
+            if (i & k)
+                err = rt__sched_copy(s, tmp + i * blk, blk, byte, out + (m++) * blk, blk, byte);
+        err = err ? err : rt__sched_round(s);
+        err = err ? err : rt__sched_send(s, out, m * blk, byte, (me + k) % n, 0);
+        err = err ? err : rt__sched_recv(s, in, m * blk, byte, (me - k + n) % n, 0);
+        for (int i = 0, j = 0; i < n && !err; i++) /* and unpack what came in their place */
+            if (i & k)
+                err = rt__sched_copy(s, in + (j++) * blk, blk, byte, tmp + i * blk, blk, byte);
+    }
+    for (int i = 0; i < n && !err; i++) /* tmp[i] now came from rank me - i */
+        err = rt__sched_copy(s, tmp + i * blk, blk, byte,
+                             rt__coll_at(a->rbuf, (rt_count)((me - i + n) % n) * a->rcount, a->rtype), a->rcount,
+                             a->rtype);
+    return err;
+}
+
 /* Everyone sends to and receives from everyone at once, in a pairwise order that spreads
  * the load; in place, the blocks to send are copied out first. On an inter-communicator the
  * blocks go to and come from the remote group (never in place). */
@@ -200,6 +249,9 @@ int rt__build_alltoall(rt__sched *s, rt_comm *comm, const rt__coll_args *a, cons
     if (a->rcounts.p && ((err = rt__coll_check_counts(comm, a->rcounts, n, fn, "recvcounts")) ||
                          (!inplace && (err = rt__coll_check_counts(comm, a->scounts, n, fn, "sendcounts")))))
         return err;
+    if (!inter && !inplace && !a->rcounts.p && !a->rtypes.p && n >= bruck_min() &&
+        a->scount * a->stype->size <= ALLTOALL_BRUCK_MAX)
+        return alltoall_bruck(s, comm, a);
     rt_type **st = NULL, **rt = NULL;
     if (a->rtypes.p) {
         rt = rt__coll_types(comm, a->rtypes, n, fn, "recvtypes", &err);
