@@ -189,6 +189,38 @@ static void unused_args(void)
     CHECK_ERR(MPI_Allgather(mine, -1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT, "sendcount");
 }
 
+/* The large-count (_c) forms: MPI_Count counts and MPI_Aint displacements. */
+static void large_count_forms(void)
+{
+    int b[3] = {me == 0 ? 7 : 0, me == 0 ? 8 : 0, me == 0 ? 9 : 0}, v = me + 1, sum = 0;
+    CHECK_SUCCESS(MPI_Bcast_c(b, 3, MPI_INT, 0, MPI_COMM_WORLD));
+    CHECK(b[0] == 7 && b[1] == 8 && b[2] == 9, "MPI_Bcast_c");
+    CHECK_SUCCESS(MPI_Allreduce_c(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_EQ_INT(sum, np * (np + 1) / 2);
+    MPI_Count *cnt = malloc(sizeof(MPI_Count) * np);
+    MPI_Aint *dsp = malloc(sizeof(MPI_Aint) * np);
+    int *all = malloc(sizeof(int) * 2 * np), mine[2] = {me, -me};
+    for (int k = 0; k < np; k++)
+        cnt[k] = 2, dsp[k] = 2 * (np - 1 - k);
+    CHECK_SUCCESS(MPI_Allgatherv_c(mine, 2, MPI_INT, all, cnt, dsp, MPI_INT, MPI_COMM_WORLD));
+    for (int k = 0; k < np; k++)
+        CHECK(all[2 * (np - 1 - k)] == k && all[2 * (np - 1 - k) + 1] == -k, "MPI_Allgatherv_c from %d", k);
+    int *sb = malloc(sizeof(int) * np), *rb = malloc(sizeof(int) * np);
+    MPI_Count *one = malloc(sizeof(MPI_Count) * np);
+    MPI_Aint *at = malloc(sizeof(MPI_Aint) * np);
+    for (int k = 0; k < np; k++)
+        sb[k] = 100 * me + k, one[k] = 1, at[k] = k;
+    MPI_Request rq;
+    CHECK_SUCCESS(MPI_Ialltoallv_c(sb, one, at, MPI_INT, rb, one, at, MPI_INT, MPI_COMM_WORLD, &rq));
+    CHECK_SUCCESS(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    for (int k = 0; k < np; k++)
+        CHECK_EQ_INT(rb[k], 100 * k + me);
+    int blk = -1;
+    CHECK_SUCCESS(MPI_Reduce_scatter_block_c(sb, &blk, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_EQ_INT(blk, 100 * np * (np - 1) / 2 + np * me);
+    free(cnt), free(dsp), free(all), free(sb), free(rb), free(one), free(at);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -201,6 +233,7 @@ int main(int argc, char **argv)
     persistent();
     bad_input();
     unused_args();
+    large_count_forms();
     MPI_Finalize();
     return 0;
 }
