@@ -412,9 +412,8 @@ int rt_Comm_split(rt_comm *comm, int color, int key, rt_comm **newcomm)
 
 #define HOSTLEN 256
 
-/* *color = a color shared by exactly the processes of comm on this node (the index of the
- * first process with the same host name); *all = 1 when that is every process. */
-static int node_color(rt_comm *comm, int *color, int *all)
+/* The color: the index of the first process with the same host name. */
+int rt__node_color(rt_comm *comm, int *color, int *all)
 {
     char *hosts = calloc((size_t)comm->size, HOSTLEN), mine[HOSTLEN] = {0};
     if (!hosts)
@@ -484,7 +483,7 @@ int rt_Comm_split_type(rt_comm *comm, int split_type, int key, rt_info *info, rt
     }
     int color = RT_UNDEFINED, all = 0;
     /* every process takes part in the host exchange, even with RT_UNDEFINED */
-    if ((err = node_color(comm, &color, &all)) != RT_SUCCESS)
+    if ((err = rt__node_color(comm, &color, &all)) != RT_SUCCESS)
         return failed(comm, err, __func__);
     if (!node || (split_type == RT_COMM_TYPE_HW_UNGUIDED && all))
         color = RT_UNDEFINED;

@@ -45,6 +45,7 @@ static void (*const class_dtor[RT_CLASS_COUNT])(rt_obj *) = {
     [RT_CLASS_GROUP] = rt__group_destroy,
     [RT_CLASS_REQUEST] = rt__request_destroy,
     [RT_CLASS_MESSAGE] = rt__message_destroy,
+    [RT_CLASS_WIN] = rt__win_destroy,
 };
 
 /* At load: every builtin gets its header (index = builtin id, keyvals their subkind) and

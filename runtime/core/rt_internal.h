@@ -110,8 +110,46 @@ struct rt_keyval {
 };
 
 
+/* A region attached to a dynamic window. */
+struct rt__win_region {
+    void *base;
+    rt_aint size;
+};
+
+/* An RMA window (win.c, win_shm.c): its processes are those of `comm`, a private dup of the
+ * creating communicator; peers[r] is what rank r exposed. */
+struct rt_win {
+    rt_obj obj;
+    rt_errhandler *errh;
+    rt_comm *comm;                   /* owned */
+    int flavor;                      /* RT_WIN_FLAVOR_* */
+    void *base;                      /* this process's memory (MPI_WIN_BASE) */
+    rt_aint size, disp_unit;         /* this process's (MPI_WIN_SIZE, MPI_WIN_DISP_UNIT) */
+    struct { rt_aint size, disp_unit; } *peers; /* every rank's, by rank */
+    void *mem;                       /* MPI_Win_allocate: the memory (owned) */
+    void *shm;                       /* MPI_Win_allocate_shared: the whole mapping */
+    size_t shm_bytes;
+    rt_aint *shm_off;                /* rank r's part starts at shm + shm_off[r] */
+    struct rt__win_region *attached; /* dynamic windows */
+    int nattached;
+    rt_info *info;                   /* hints (owned), or NULL */
+    char name[RT_MAX_OBJECT_NAME];
+};
+/* Releases what a window holds (memory, mapping, communicator, hints, handler); may run
+ * twice (MPI_Win_free, then the object's destructor). */
+void rt__win_destroy(rt_obj *o);
+/* Maps w's shared segment (the members' sizes known) and sets w->base; raises on
+ * w->comm naming fn (RT_ERR_RMA_SHARED when the processes are not all on one node). */
+int rt__win_shm_map(rt_win *w, const char *fn);
+void rt__win_shm_unmap(rt_win *w);
+/* 1 when every member of comm passed ok = 1 (an AND over comm; *err: a communication
+ * failure). */
+int rt__all_ok(rt_comm *comm, int ok, int *err);
+/* *color = a color shared by exactly the processes of comm on this node; *all = 1 when
+ * that is every process (comm_create.c). RT_SUCCESS or an error class (not raised). */
+int rt__node_color(rt_comm *comm, int *color, int *all);
+
 /* Objects that carry an error handler but have no other state yet. */
-struct rt_win { rt_obj obj; rt_errhandler *errh; };
 struct rt_file { rt_obj obj; rt_errhandler *errh; };
 struct rt_session { rt_obj obj; rt_errhandler *errh; };
 

@@ -1,11 +1,252 @@
-/* win.c — RMA windows: what the runtime answers before one-sided communication exists
- * (no window can be created yet, so only the null handle reaches these). */
+/* win.c — RMA window objects: creation (create, allocate, allocate_shared, create_dynamic),
+ * MPI_Win_free, attach/detach, shared queries, group, name, info and error handlers. */
 #include "rt_internal.h"
 
-/* MPI_Win_get_name: "MPI_WIN_NULL" for win NULL, the null handle (MPI-4.1); a window has no
- * name stored yet ("", the standard's answer for an unnamed window). */
+#include <stdlib.h>
+
+int rt__all_ok(rt_comm *comm, int ok, int *err)
+{
+    uint32_t flag = ok ? 1u : 0u;
+    rt__team t = rt__team_of(comm);
+    *err = rt__coll_allreduce(&t, &flag, sizeof flag, rt__op_band);
+    return !*err && flag;
+}
+
+static int win_failed(rt_obj *eo, int err, const char *fn)
+{
+    return rt_raise(eo, err, fn, err == RT_ERR_NO_MEM ? "out of memory for the window"
+                                                      : "the members could not agree (internal communication failed)");
+}
+
+/* Common part of the creation calls: checks, a private communicator (a dup of comm), the
+ * members' sizes and displacement units. On success *out is the new window (not yet
+ * holding memory); on failure the error is raised on comm. */
+static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm, int flavor, rt_win **out,
+                   const char *fn)
+{
+    int err = rt__comm_check_intra(comm, fn, "comm");
+    if (err)
+        return err;
+    if (size < 0)
+        return rt_raise(&comm->obj, RT_ERR_SIZE, fn, "invalid size 'size' = %lld: must be >= 0", (long long)size);
+    if (disp_unit <= 0)
+        return rt_raise(&comm->obj, RT_ERR_DISP, fn, "invalid displacement unit 'disp_unit' = %lld: must be > 0",
+                        (long long)disp_unit);
+    rt_win *w = (rt_win *)rt__obj_new(RT_CLASS_WIN);
+    struct { rt_aint size, disp_unit; } mine = {size, disp_unit};
+    if (!w || !(w->peers = malloc(sizeof *w->peers * (size_t)comm->size))) {
+        if (w)
+            rt__obj_release(&w->obj);
+        return win_failed(&comm->obj, RT_ERR_NO_MEM, fn);
+    }
+    rt__team t = rt__team_of(comm);
+    if ((err = rt__coll_allgather(&t, &mine, w->peers, sizeof mine)) != RT_SUCCESS) {
+        rt__win_destroy(&w->obj);
+        rt__obj_release(&w->obj);
+        return win_failed(&comm->obj, err, fn);
+    }
+    if ((err = rt_Comm_dup(comm, &w->comm)) != RT_SUCCESS) {
+        rt__win_destroy(&w->obj);
+        rt__obj_release(&w->obj);
+        return err; /* raised on comm by MPI_Comm_dup */
+    }
+    w->size = size;
+    w->disp_unit = disp_unit;
+    w->flavor = flavor;
+    w->errh = (rt_errhandler *)rt_builtins[RT_B_ERRORS_ARE_FATAL];
+    rt__obj_retain(&w->errh->obj);
+    if (info && info->n > 0 && !(w->info = rt__info_copy(info))) {
+        rt__win_destroy(&w->obj);
+        rt__obj_release(&w->obj);
+        return win_failed(&comm->obj, RT_ERR_NO_MEM, fn);
+    }
+    *out = w;
+    return RT_SUCCESS;
+}
+
+void rt__win_destroy(rt_obj *o)
+{
+    rt_win *w = (rt_win *)o;
+    if (w->flavor == RT_WIN_FLAVOR_SHARED)
+        rt__win_shm_unmap(w);
+    free(w->mem);
+    free(w->peers);
+    free(w->attached);
+    if (w->comm)
+        rt__obj_release(&w->comm->obj);
+    if (w->info)
+        rt__obj_release(&w->info->obj);
+    if (w->errh)
+        rt__obj_release(&w->errh->obj);
+    w->mem = NULL, w->peers = NULL, w->attached = NULL, w->comm = NULL, w->info = NULL, w->errh = NULL;
+}
+
+/* MPI_Win_create: a window over the caller's memory [base, base + size). Collective over
+ * comm (an intra-communicator). Bad size: RT_ERR_SIZE; disp_unit <= 0: RT_ERR_DISP. */
+int rt_Win_create(void *base, rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm, rt_win **win)
+{
+    int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_CREATE, win, __func__);
+    if (!err)
+        (*win)->base = base;
+    return err;
+}
+
+/* MPI_Win_allocate: as MPI_Win_create over size bytes the library allocates (aligned for
+ * any type); *(void **)baseptr = their address. */
+int rt_Win_allocate(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm, void *baseptr, rt_win **win)
+{
+    rt_win *w;
+    int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_ALLOCATE, &w, __func__);
+    if (err)
+        return err;
+    if (posix_memalign(&w->mem, 64, (size_t)(size > 0 ? size : 1)) != 0)
+        w->mem = NULL;
+    if (!rt__all_ok(w->comm, w->mem != NULL, &err)) { /* all have the window, or none */
+        rt__win_destroy(&w->obj);
+        rt__obj_release(&w->obj);
+        return win_failed(&comm->obj, err ? err : RT_ERR_NO_MEM, __func__);
+    }
+    w->base = w->mem;
+    *(void **)baseptr = w->base;
+    *win = w;
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_allocate_shared: one shared segment for the processes of comm (all on this node,
+ * else RT_ERR_RMA_SHARED), each process's part contiguous after the previous rank's
+ * (unless the alloc_shared_noncontig hint: parts then start on page boundaries);
+ * *(void **)baseptr = this process's part. */
+int rt_Win_allocate_shared(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm, void *baseptr,
+                           rt_win **win)
+{
+    rt_win *w;
+    int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_SHARED, &w, __func__);
+    if (err)
+        return err;
+    if ((err = rt__win_shm_map(w, __func__)) != RT_SUCCESS) {
+        rt__win_destroy(&w->obj);
+        rt__obj_release(&w->obj);
+        return err;
+    }
+    *(void **)baseptr = w->base;
+    *win = w;
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_create_dynamic: a window without memory; processes attach regions later. */
+int rt_Win_create_dynamic(rt_info *info, rt_comm *comm, rt_win **win)
+{
+    return win_new(0, 1, info, comm, RT_WIN_FLAVOR_DYNAMIC, win, __func__);
+}
+
+/* MPI_Win_attach: exposes [base, base + size) in a dynamic window (RT_ERR_RMA_FLAVOR for
+ * other windows; overlapping an attached region: RT_ERR_RMA_ATTACH). */
+int rt_Win_attach(rt_win *win, void *base, rt_aint size)
+{
+    if (win->flavor != RT_WIN_FLAVOR_DYNAMIC)
+        return RT_ERR(win, RT_ERR_RMA_FLAVOR, "memory can only be attached to a dynamic window");
+    if (size < 0)
+        return RT_ERR(win, RT_ERR_SIZE, "invalid size 'size' = %lld: must be >= 0", (long long)size);
+    char *b = base;
+    for (int i = 0; i < win->nattached; i++) {
+        char *ob = win->attached[i].base;
+        if (b < ob + win->attached[i].size && ob < b + size)
+            return RT_ERR(win, RT_ERR_RMA_ATTACH, "region %p of %lld bytes overlaps one attached already", base,
+                          (long long)size);
+    }
+    struct rt__win_region *r = realloc(win->attached, sizeof *r * (size_t)(win->nattached + 1));
+    if (!r)
+        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    win->attached = r;
+    r[win->nattached++] = (struct rt__win_region){base, size};
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_detach: removes the region attached at base (none: RT_ERR_RMA_ATTACH). */
+int rt_Win_detach(rt_win *win, const void *base)
+{
+    if (win->flavor != RT_WIN_FLAVOR_DYNAMIC)
+        return RT_ERR(win, RT_ERR_RMA_FLAVOR, "memory can only be detached from a dynamic window");
+    for (int i = 0; i < win->nattached; i++)
+        if (win->attached[i].base == base) {
+            win->attached[i] = win->attached[--win->nattached];
+            return RT_SUCCESS;
+        }
+    return RT_ERR(win, RT_ERR_RMA_ATTACH, "no region is attached at %p", base);
+}
+
+/* MPI_Win_free: collective; no process returns before every process has called it; then
+ * the window's memory (allocate, allocate_shared) is gone and *win = NULL. */
+int rt_Win_free(rt_win **win)
+{
+    rt_win *w = *win;
+    rt__team t = rt__team_of(w->comm);
+    int err = rt__coll_barrier(&t);
+    if (err)
+        return win_failed(&w->obj, err, __func__);
+    rt__win_destroy(&w->obj);
+    rt__obj_release(&w->obj);
+    *win = NULL;
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_shared_query: size, displacement unit and local address of rank's part of a
+ * shared window (rank MPI_PROC_NULL: the first part of non-zero size). Other flavors:
+ * RT_ERR_RMA_FLAVOR. */
+int rt_Win_shared_query(rt_win *win, int rank, rt_aint *size, rt_aint *disp_unit, void *baseptr)
+{
+    if (win->flavor != RT_WIN_FLAVOR_SHARED)
+        return RT_ERR(win, RT_ERR_RMA_FLAVOR, "not a window made by MPI_Win_allocate_shared");
+    int n = win->comm->size;
+    if (rank == RT_PROC_NULL)
+        for (rank = 0; rank < n - 1 && win->peers[rank].size == 0; rank++)
+            ;
+    if (rank < 0 || rank >= n)
+        return RT_ERR(win, RT_ERR_RANK, "invalid rank 'rank' = %d: the window's group has %d processes", rank, n);
+    *size = win->peers[rank].size;
+    *disp_unit = win->peers[rank].disp_unit;
+    *(void **)baseptr = (char *)win->shm + win->shm_off[rank];
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_get_group: a new group of the window's processes. */
+int rt_Win_get_group(rt_win *win, rt_group **group)
+{
+    return rt_Comm_group(win->comm, group);
+}
+
+/* MPI_Win_set_name / get_name ("MPI_WIN_NULL" for the null handle, MPI-4.1). */
+int rt_Win_set_name(rt_win *win, const char *win_name)
+{
+    rt__copy_str(win->name, sizeof win->name, win_name);
+    return RT_SUCCESS;
+}
+
 int rt_Win_get_name(rt_win *win, char *win_name, int *resultlen)
 {
-    *resultlen = rt__copy_str(win_name, RT_MAX_OBJECT_NAME, win ? "" : "MPI_WIN_NULL");
+    *resultlen = rt__copy_str(win_name, RT_MAX_OBJECT_NAME, win ? win->name : "MPI_WIN_NULL");
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_set_info: the hints in info join the window's. */
+int rt_Win_set_info(rt_win *win, rt_info *info)
+{
+    if (!info || info->n == 0)
+        return RT_SUCCESS;
+    if (!win->info && !(win->info = rt__info_copy(NULL)))
+        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    for (int i = 0; i < info->n; i++)
+        if (rt__info_put(win->info, info->ent[i].key, info->ent[i].val) != RT_SUCCESS)
+            return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_get_info: a new info object with the window's hints. */
+int rt_Win_get_info(rt_win *win, rt_info **info_used)
+{
+    rt_info *info = rt__info_copy(win->info);
+    if (!info)
+        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    *info_used = info;
     return RT_SUCCESS;
 }

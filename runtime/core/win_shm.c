@@ -1,0 +1,96 @@
+/* win_shm.c — the shared segment of an MPI_Win_allocate_shared window: made by the first
+ * process, mapped by the others, unlinked as soon as all have it (nothing stays in /dev/shm). */
+#define _GNU_SOURCE
+#include "rt_internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PAGE 4096
+
+/* The segment's name: the job id (mpiexec sweeps /dev/shm by it after a crash), the
+ * creator's pid and a counter. */
+static void seg_name(char *buf, size_t len)
+{
+    static unsigned counter;
+    const char *job = getenv("SWITCHYARD_JOBID");
+    char id[40];
+    size_t i;
+    for (i = 0; job && job[i] && i < sizeof id - 1; i++)
+        id[i] = (job[i] >= 'a' && job[i] <= 'z') || (job[i] >= '0' && job[i] <= '9') ? job[i] : '_';
+    id[i] = 0;
+    snprintf(buf, len, "/switchyard-%s-win-%ld-%u", i ? id : "nojob", (long)getpid(), counter++);
+}
+
+int rt__win_shm_map(rt_win *w, const char *fn)
+{
+    rt_comm *comm = w->comm;
+    int n = comm->size, same = 0, color, err;
+    if ((err = rt__node_color(comm, &color, &same)) != RT_SUCCESS)
+        return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed)");
+    if (!same)
+        return rt_raise(&comm->obj, RT_ERR_RMA_SHARED, fn,
+                        "the processes of 'comm' are not all on one node: they cannot share memory");
+    const char *nc = NULL;
+    for (int i = 0; w->info && i < w->info->n; i++)
+        if (strcmp(w->info->ent[i].key, "alloc_shared_noncontig") == 0)
+            nc = w->info->ent[i].val;
+    int noncontig = nc && strcmp(nc, "true") == 0;
+    if (!(w->shm_off = malloc(sizeof *w->shm_off * (size_t)n)))
+        return rt_raise(&comm->obj, RT_ERR_NO_MEM, fn, "out of memory for the window");
+    rt_aint total = 0;
+    for (int r = 0; r < n; r++) { /* contiguous parts, or each on its own pages */
+        if (noncontig)
+            total = (total + PAGE - 1) / PAGE * PAGE;
+        w->shm_off[r] = total;
+        total += w->peers[r].size;
+    }
+    w->shm_bytes = (size_t)((total + PAGE - 1) / PAGE * PAGE);
+    if (w->shm_bytes == 0)
+        w->shm_bytes = PAGE;
+    char name[128] = {0};
+    int fd = -1;
+    if (comm->rank == 0) {
+        seg_name(name, sizeof name);
+        fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd >= 0 && ftruncate(fd, (off_t)w->shm_bytes) != 0) {
+            close(fd);
+            shm_unlink(name);
+            fd = -1;
+        }
+        if (fd < 0)
+            name[0] = 0; /* the others see the failure in the name */
+    }
+    rt__team t = rt__team_of(comm);
+    if ((err = rt__coll_bcast(&t, name, sizeof name, 0)) != RT_SUCCESS)
+        return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed)");
+    if (comm->rank != 0 && name[0])
+        fd = shm_open(name, O_RDWR, 0600);
+    void *p = fd >= 0 ? mmap(NULL, w->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    if (fd >= 0)
+        close(fd);
+    int ok = rt__all_ok(comm, p != MAP_FAILED, &err);
+    if (comm->rank == 0 && name[0])
+        shm_unlink(name); /* everyone has mapped it, or given up */
+    if (!ok) {
+        if (p != MAP_FAILED)
+            munmap(p, w->shm_bytes);
+        return rt_raise(&comm->obj, err ? err : RT_ERR_NO_MEM, fn, "cannot make the shared segment of %zu bytes",
+                        w->shm_bytes);
+    }
+    w->shm = p;
+    w->base = (char *)p + w->shm_off[comm->rank];
+    return RT_SUCCESS;
+}
+
+void rt__win_shm_unmap(rt_win *w)
+{
+    if (w->shm)
+        munmap(w->shm, w->shm_bytes);
+    free(w->shm_off);
+    w->shm = NULL;
+    w->shm_off = NULL;
+}
