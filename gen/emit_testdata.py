@@ -18,6 +18,8 @@ def emit(spec):
     mpich = [c.name for c in spec.constants if _printable(c, c.mpich) and not c.mpich_assigned
              and c.name not in NOT_COMPARED and c.name not in ('MPI_ABI_VERSION', 'MPI_ABI_SUBVERSION')]
     abi = [(c.name, c.abi) for c in spec.constants if c.in_standard_abi and _printable(c, c.abi)]
+    ompi = [(c.name, c.openmpi) for c in spec.constants if _printable(c, c.openmpi)]
+    ompi_syms = [(c.name, c.openmpi['symbol']) for c in spec.constants if isinstance(c.openmpi, dict)]
     c_syms, abi_syms, f_syms = [], [], []
     for p in spec.procedures:
         if p.in_c:
@@ -34,6 +36,10 @@ def emit(spec):
         'tests/print_constants_mpich.c': render('print_constants.c.j2', names=mpich, header='mpi.h'),
         'tests/print_constants_abi.c': render('print_constants.c.j2', names=[n for n, _ in abi], header='mpi.h'),
         'tests/constants_abi.expected': '\n'.join('%s %d' % (n, v) for n, v in abi) + '\n',
+        'tests/print_constants_openmpi.c': render('print_constants_openmpi.c.j2', names=[n for n, _ in ompi],
+                                                  symbols=ompi_syms),
+        'tests/constants_openmpi.expected': ''.join('%s %d\n' % (n, v) for n, v in ompi) +
+                                            ''.join('%s &%s\n' % (n, s) for n, s in ompi_syms),
         'tests/not_compared.txt': ''.join('%s %s\n' % kv for kv in NOT_COMPARED.items()),
         'tests/exports_c.txt': '\n'.join(sorted(set(c_syms) | {'MPIR_Dup_fn', 'MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY',
                                                               'MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE'})) + '\n',

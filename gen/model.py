@@ -117,6 +117,9 @@ class Constant:
     abi: object                  # value in the MPI-5.0 standard ABI (None: not in it)
     mpich: object                # value in the MPICH ABI, {'symbol': s} for extern objects, None: absent
     mpich_fortran: object = None
+    # value in Debian Open MPI 4.1's C ABI: an integer, {'symbol': s} for the address of an
+    # extern object or function (predefined handles, callback functions), None: absent there
+    openmpi: object = None
     in_standard_abi: bool = True
     removed_in: Optional[str] = None
     mpich_assigned: bool = False
@@ -260,11 +263,15 @@ def load(spec_dir):
             raise SpecError('%s: defined twice' % where)
         seen.add(r['name'])
         c = Constant(name=r['name'], category=r['category'], c_type=r.get('c_type'), fortran_type=r.get('fortran_type'),
-                     abi=r['abi'], mpich=r['mpich'], mpich_fortran=r.get('mpich_fortran'),
+                     abi=r['abi'], mpich=r['mpich'], mpich_fortran=r.get('mpich_fortran'), openmpi=r.get('openmpi'),
                      in_standard_abi=r.get('in_standard_abi', True), removed_in=_version(r, 'removed_in', where),
                      mpich_assigned=r.get('mpich_assigned', False))
         if c.in_standard_abi and c.abi is None:
             raise SpecError('%s: in the standard ABI but has no value there' % where)
+        if c.c_type and 'openmpi' not in r:
+            raise SpecError('%s: a C constant needs its Open MPI value (null: absent there)' % where)
+        if isinstance(c.openmpi, dict) and set(c.openmpi) != {'symbol'}:
+            raise SpecError('%s: openmpi must be an integer, {"symbol": name} or null' % where)
         constants.append(c)
     _check_collisions(constants)
     spec = Spec(kinds, procedures, callbacks, predefined, constants)
