@@ -9,11 +9,28 @@
     X(Errhandler, MPI_Errhandler, RT_CLASS_ERRHANDLER) X(Win, MPI_Win, RT_CLASS_WIN)                         \
     X(Message, MPI_Message, RT_CLASS_MESSAGE) X(Session, MPI_Session, RT_CLASS_SESSION) X(File, MPI_File, RT_CLASS_FILE)
 
+/* They read the object tables: under the library's lock when a progress thread runs. */
+static int to_int(intptr_t h, int cls)
+{
+    rt_enter();
+    int v = af_to_int(h, cls);
+    rt_leave();
+    return v;
+}
+
+static intptr_t from_int(int v, int cls)
+{
+    rt_enter();
+    intptr_t h = af_from_int(v, cls);
+    rt_leave();
+    return h;
+}
+
 #define DEFINE_CONVERSIONS(T, CT, CLS)                                                                  \
-    FACE_API MPI_Fint PMPI_##T##_c2f(CT h) { return (MPI_Fint)af_to_int((intptr_t)h, CLS); }           \
-    FACE_API CT PMPI_##T##_f2c(MPI_Fint v) { return (CT)af_from_int(v, CLS); }                          \
-    FACE_API int PMPI_##T##_toint(CT h) { return af_to_int((intptr_t)h, CLS); }                         \
-    FACE_API CT PMPI_##T##_fromint(int v) { return (CT)af_from_int(v, CLS); }                           \
+    FACE_API MPI_Fint PMPI_##T##_c2f(CT h) { return (MPI_Fint)to_int((intptr_t)h, CLS); }              \
+    FACE_API CT PMPI_##T##_f2c(MPI_Fint v) { return (CT)from_int(v, CLS); }                             \
+    FACE_API int PMPI_##T##_toint(CT h) { return to_int((intptr_t)h, CLS); }                            \
+    FACE_API CT PMPI_##T##_fromint(int v) { return (CT)from_int(v, CLS); }                              \
     FACE_API MPI_Fint MPI_##T##_c2f(CT h) __attribute__((weak, alias("PMPI_" #T "_c2f")));             \
     FACE_API CT MPI_##T##_f2c(MPI_Fint v) __attribute__((weak, alias("PMPI_" #T "_f2c")));              \
     FACE_API int MPI_##T##_toint(CT h) __attribute__((weak, alias("PMPI_" #T "_toint")));               \

@@ -76,9 +76,21 @@ def _flen(p, params):
     return None
 
 
-def conversion(proc):
+def attribute_callback_flags(cbtype):
+    """The RT_CB_* flags of a Fortran procedure registered as a callback of type cbtype (a
+    CallbackType of callbacks.json), or None if it is not an attribute copy/delete callback:
+    RT_CB_FORTRAN, plus RT_CB_FINT when its attribute values are default INTEGERs (the MPI-1
+    MPI_Copy_function / MPI_Delete_function)."""
+    attrs = [q for q in cbtype.params if q.kind.cls == 'attribute'] if cbtype else []
+    if not attrs:
+        return None
+    return 'RT_CB_FORTRAN | RT_CB_FINT' if attrs[0].kind.fortran == 'INTEGER' else 'RT_CB_FORTRAN'
+
+
+def conversion(proc, callbacks=None):
     """Fortran wrapper pieces: Fortran parameter declarations, hidden lengths, locals, pre,
-    the C call's arguments, post and cleanup."""
+    the C call's arguments, post and cleanup. callbacks: callback types by name."""
+    callbacks = callbacks or {}
     fparams = fortran_params(proc)
     fnames = {p.name for p in fparams}
     decl, hidden, locals_, pre, args, post, cleanup = [], [], [], [], [], [], []
@@ -130,6 +142,11 @@ def conversion(proc):
             args.append(n)
         elif c == 'function':
             args.append('(%s)%s' % (cdecl.c_base(p, False) if cdecl.c_base(p, False).endswith('*') else cdecl.c_base(p, False) + ' *', n))
+            flags = attribute_callback_flags(callbacks.get(p.func_type))
+            if flags:
+                mark = 'MPIR_Keyval_set_fortran_cb(*%s, %s);' % (_keyval_param(proc), flags)
+                if mark not in post:  # copy and delete callbacks: one mark per keyval
+                    post.append(mark)
         elif c == 'status':
             ign = 'ff_statuses_ignored' if p.is_array else 'ff_status_ignored'
             cst = 'MPI_STATUSES_IGNORE' if p.is_array else 'MPI_STATUS_IGNORE'
@@ -217,10 +234,11 @@ def _cptr(p):
 
 def emit(spec):
     funcs = []
+    callbacks = {c.name: c for c in spec.callbacks}
     for proc in spec.procedures:
         if not fortran_supported(proc):
             continue
-        decl, hidden, locals_, pre, args, post, cleanup = conversion(proc)
+        decl, hidden, locals_, pre, args, post, cleanup = conversion(proc, callbacks)
         ret = cdecl.c_return(proc)
         funcs.append({'name': proc.name, 'lower': proc.name.lower(), 'upper': proc.name.upper(),
                       'params': ', '.join(decl + ([] if ret != 'int' else ['MPI_Fint *ierr']) + hidden) or 'void',

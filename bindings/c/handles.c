@@ -133,10 +133,51 @@ static void call_op(const rt_callback *cb, const void *in, void *inout, rt_count
     }
 }
 
-/* Attribute callbacks of a C keyval, with MPICH's integer handles; MPI_*_DUP_FN is MPIR_Dup_fn
- * (manual.c), an ordinary function. The runtime's
- * address-sized value is the C void * (docs/internals.md, "Attributes"). Fortran keyvals
- * (cb->flags & RT_CB_FORTRAN, RT_CB_FINT) are not registered through this face yet. */
+/* Fortran attribute callbacks (cb->flags & RT_CB_FORTRAN; the Fortran face registers them
+ * through this face and marks them with MPIR_Keyval_set_fortran_cb): everything by reference,
+ * integer handles, LOGICAL flag, the code in IERROR (MPI_SUCCESS unless the callback sets it).
+ * RT_CB_FINT (MPI_KEYVAL_CREATE): INTEGER extra_state and values, the stored value truncated
+ * on the way in and the new one sign-extended on the way out; otherwise
+ * INTEGER(KIND=MPI_ADDRESS_KIND). extra_state is the Fortran value the face stored. */
+typedef void f_copy_fn(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *, MPI_Fint *);
+typedef void f_delete_fn(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
+
+static int call_copy_fortran(const rt_callback *cb, rt_obj *obj, MPI_Fint key, void *extra_state, rt_aint in,
+                             rt_aint *out, int *flag)
+{
+    MPI_Fint h = (MPI_Fint)cf_encode(obj, obj->cls), fflag = 0, ierr = MPI_SUCCESS;
+
+    if (cb->flags & RT_CB_FINT) {
+        MPI_Fint x = (MPI_Fint)(MPI_Aint)extra_state, vin = (MPI_Fint)in, vout = 0;
+        ((f_copy_fn *)(void (*)(void))cb->fn)(&h, &key, &x, &vin, &vout, &fflag, &ierr);
+        *out = (rt_aint)vout;
+    } else {
+        MPI_Aint x = (MPI_Aint)extra_state, vin = (MPI_Aint)in, vout = 0;
+        ((f_copy_fn *)(void (*)(void))cb->fn)(&h, &key, &x, &vin, &vout, &fflag, &ierr);
+        *out = (rt_aint)vout;
+    }
+    *flag = fflag != 0;
+    return cf_error_code_in(ierr);
+}
+
+static int call_delete_fortran(const rt_callback *cb, rt_obj *obj, MPI_Fint key, void *extra_state, rt_aint val)
+{
+    MPI_Fint h = (MPI_Fint)cf_encode(obj, obj->cls), ierr = MPI_SUCCESS;
+
+    if (cb->flags & RT_CB_FINT) {
+        MPI_Fint x = (MPI_Fint)(MPI_Aint)extra_state, v = (MPI_Fint)val;
+        ((f_delete_fn *)(void (*)(void))cb->fn)(&h, &key, &v, &x, &ierr);
+    } else {
+        MPI_Aint x = (MPI_Aint)extra_state, v = (MPI_Aint)val;
+        ((f_delete_fn *)(void (*)(void))cb->fn)(&h, &key, &v, &x, &ierr);
+    }
+    return cf_error_code_in(ierr);
+}
+
+/* Attribute callbacks of a keyval made through this face, with MPICH's integer handles;
+ * MPI_*_DUP_FN is MPIR_Dup_fn (manual.c), an ordinary function. The runtime's address-sized
+ * value is the C void * (docs/internals.md, "Attributes"); Fortran keyvals go to the
+ * *_fortran versions above. */
 static int call_copy(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint in, rt_aint *out,
                      int *flag)
 {
@@ -144,6 +185,8 @@ static int call_copy(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *ex
     void *vout = NULL;
 
     *flag = 0;
+    if (cb->flags & RT_CB_FORTRAN)
+        return call_copy_fortran(cb, obj, key, extra_state, in, out, flag);
     switch (obj->cls) {
     case RT_CLASS_DATATYPE: {
         MPI_Datatype h = (MPI_Datatype)cf_encode(obj, RT_CLASS_DATATYPE);
@@ -170,6 +213,8 @@ static int call_delete(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *
 {
     int key = (int)cf_encode((const rt_obj *)kv, RT_CLASS_KEYVAL), rc;
 
+    if (cb->flags & RT_CB_FORTRAN)
+        return call_delete_fortran(cb, obj, key, extra_state, val);
     switch (obj->cls) {
     case RT_CLASS_DATATYPE: {
         MPI_Datatype h = (MPI_Datatype)cf_encode(obj, RT_CLASS_DATATYPE);
@@ -188,6 +233,21 @@ static int call_delete(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *
     }
     }
     return cf_error_code_in(rc);
+}
+
+/* For the Fortran face (an exported extra, as MPICH's libmpi exports MPII_Keyval_set_proxy
+ * to its libmpifort): marks the callbacks of user keyval `keyval`, just made through this
+ * face's *_create_keyval / MPI_Keyval_create, as Fortran procedures (flags: RT_CB_FORTRAN,
+ * with RT_CB_FINT for MPI_KEYVAL_CREATE). MPI_SUCCESS, or MPI_ERR_KEYVAL if keyval is not a
+ * user keyval (nothing is raised: the caller just made it). */
+FACE_API int MPIR_Keyval_set_fortran_cb(int keyval, unsigned flags)
+{
+    rt_obj *o;
+
+    if (cf_decode(keyval, RT_CLASS_KEYVAL, &o) != FS_DEC_OK || o->builtin)
+        return MPI_ERR_KEYVAL;
+    rt_keyval_set_callback_flags((rt_keyval *)o, flags & (RT_CB_FORTRAN | RT_CB_FINT));
+    return MPI_SUCCESS;
 }
 
 static intptr_t handle_value(const rt_obj *o, int cls)

@@ -51,6 +51,10 @@ MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
  * handles of the builtin kind) hold pointers to int in C and plain values in Fortran. */
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
 
+/* The C face's extra (bindings/c/handles.c): marks the callbacks of the keyval just made by a
+ * Fortran *_CREATE_KEYVAL / MPI_KEYVAL_CREATE as Fortran ones (RT_CB_FORTRAN, RT_CB_FINT). */
+int MPIR_Keyval_set_fortran_cb(int keyval, unsigned flags);
+
 #define FF_ALIAS(target, name) extern __typeof__(target) name __attribute__((weak, alias(#target), visibility("default")));
 /* mpi_x_ mpi_x__ mpi_x MPI_X and the same with PMPI, all aliases of pmpi_x_. */
 #define FF_ALIASES(target, lower, upper)                                                            \

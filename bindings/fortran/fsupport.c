@@ -87,7 +87,7 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
 
 /* ------------------------------------------------------------ predefined callbacks */
 /* Fortran calls these by reference with INTEGER (MPI-1 names) or address-sized values
- * (MPI-2 names). The runtime recognises them when they are registered (see caching). */
+ * (MPI-2 names); registered by the Fortran face, they run as any Fortran callback. */
 /* mpi.h defines the C names of these as macros; here they are Fortran symbols. */
 #undef MPI_NULL_COPY_FN
 #undef MPI_DUP_FN
@@ -103,6 +103,11 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
 #undef MPI_WIN_NULL_DELETE_FN
 #undef MPI_CONVERSION_FN_NULL
 
+/* The names MPICH's libmpifort exports for them: mpi_x_ mpi_x__ mpi_x MPI_X, and the PMPI ones. */
+#define FF_CB_ALIASES(lower, upper)                                                                      \
+    FF_ALIAS(lower##_, lower##__) FF_ALIAS(lower##_, lower) FF_ALIAS(lower##_, upper)                    \
+    FF_ALIAS(lower##_, p##lower##_) FF_ALIAS(lower##_, p##lower##__) FF_ALIAS(lower##_, p##lower)        \
+    FF_ALIAS(lower##_, P##upper)
 #define FF_COPY_FN(lower, upper, T, DUP)                                                                 \
     FACE_API void lower##_(MPI_Fint *oldobj, MPI_Fint *keyval, T *extra_state, T *in, T *out,            \
                            MPI_Fint *flag, MPI_Fint *ierr)                                               \
@@ -115,7 +120,7 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
         *flag = DUP;                                                                                     \
         *ierr = MPI_SUCCESS;                                                                             \
     }                                                                                                    \
-    FF_ALIAS(lower##_, lower##__) FF_ALIAS(lower##_, lower) FF_ALIAS(lower##_, upper)
+    FF_CB_ALIASES(lower, upper)
 #define FF_DELETE_FN(lower, upper, T)                                                                    \
     FACE_API void lower##_(MPI_Fint *obj, MPI_Fint *keyval, T *value, T *extra_state, MPI_Fint *ierr)    \
     {                                                                                                    \
@@ -125,7 +130,7 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
         (void)extra_state;                                                                               \
         *ierr = MPI_SUCCESS;                                                                             \
     }                                                                                                    \
-    FF_ALIAS(lower##_, lower##__) FF_ALIAS(lower##_, lower) FF_ALIAS(lower##_, upper)
+    FF_CB_ALIASES(lower, upper)
 
 FF_COPY_FN(mpi_null_copy_fn, MPI_NULL_COPY_FN, MPI_Fint, 0)
 FF_COPY_FN(mpi_dup_fn, MPI_DUP_FN, MPI_Fint, 1)

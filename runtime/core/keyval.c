@@ -61,6 +61,13 @@ int rt__keyval_create(int cls, rt_callback copy, rt_callback del, void *extra_st
     return RT_SUCCESS;
 }
 
+/* See rt.h. */
+void rt_keyval_set_callback_flags(rt_keyval *kv, unsigned flags)
+{
+    kv->copy.flags |= flags;
+    kv->del.flags |= flags;
+}
+
 /* See rt_internal.h. */
 int rt__keyval_free(int cls, rt_keyval **kv, const char *fn, const char *arg)
 {

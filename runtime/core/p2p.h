@@ -31,6 +31,13 @@ int rt__progress(void);
  * the transports' doorbells, so oversubscribed jobs keep moving. */
 void rt__wait_until(int (*done)(void *), void *arg);
 
+/* Asynchronous progress (progress_thread.c): started at the end of MPI_Init, stopped at the
+ * start of MPI_Finalize (no-ops unless SWITCHYARD_ASYNC_PROGRESS=1); rt__progress_yield lets
+ * the thread take the lock between two idle passes of a blocking wait. */
+void rt__progress_thread_start(void);
+void rt__progress_thread_stop(void);
+void rt__progress_yield(void);
+
 /* Starts active send request r (its fields set). Returns RT_SUCCESS or an error class
  * (nothing raised). */
 int rt__send_start(rt_request *r);

@@ -1,6 +1,7 @@
 /* state.c — the MPI lifecycle: MPI_Init/_thread, MPI_Finalize, MPI_Initialized/Finalized,
  * thread level queries and the main thread. */
 #include "rt_internal.h"
+#include "p2p.h"
 
 /* At load: the loading thread counts as the main thread until MPI_Init. */
 void rt__state_load(void)
@@ -47,6 +48,7 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
     rt__attr_init();
     rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
     rt__g.life.state = RT_STATE_INITIALIZED;
+    rt__progress_thread_start();
     if (provided)
         *provided = rt__g.life.thread_provided;
     return RT_SUCCESS;
@@ -96,8 +98,11 @@ int rt_Finalize(void)
     int err;
 
     rt_require_init(__func__);
-    if ((err = rt__attrs_finalize()) != RT_SUCCESS)
+    rt__progress_thread_stop();
+    if ((err = rt__attrs_finalize()) != RT_SUCCESS) {
+        rt__progress_thread_start();
         return err;
+    }
     rt__p2p_finalize();
     rt__world_finalize();
     rt__comm_finalize();

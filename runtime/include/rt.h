@@ -177,6 +177,24 @@ int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
 /* Checks that MPI is initialized and not finalized; otherwise a fatal error naming fn. */
 int rt_require_init(const char *fn);
 
+/* Asynchronous progress (SWITCHYARD_ASYNC_PROGRESS=1, read when the library loads): a thread
+ * advances nonblocking operations while the program computes, and every entry into the
+ * library holds one recursive lock (rt_enter ... rt_leave, around the whole call). Off, the
+ * two cost a test of a flag. */
+extern int rt_async_progress;
+void rt__big_lock(void);
+void rt__big_unlock(void);
+static inline void rt_enter(void)
+{
+    if (rt_async_progress)
+        rt__big_lock();
+}
+static inline void rt_leave(void)
+{
+    if (rt_async_progress)
+        rt__big_unlock();
+}
+
 /* The class of any runtime error code (predefined, user-defined or instance). */
 int rt_error_class_of(int code);
 
@@ -186,6 +204,11 @@ int rt_tag_ub(void);
 /* Size of comm's local group, for the faces' rank checks; -1 if comm is not usable. */
 int rt_comm_size_of(const rt_comm *comm);
 int rt_comm_remote_size_of(const rt_comm *comm); /* 0 for intra-communicators */
+
+/* Adds RT_CB_* flags to both callbacks of user keyval kv, for a face whose other language
+ * (Fortran) registers keyvals through its C entry points; call it before the keyval's
+ * handle reaches the user. */
+void rt_keyval_set_callback_flags(rt_keyval *kv, unsigned flags);
 
 /* ------------------------------------------------------------ entry points */
 

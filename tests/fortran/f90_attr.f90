@@ -1,0 +1,187 @@
+! f90_attr.f90 — caching from Fortran (`use mpi`): Fortran copy/delete callbacks with
+! address-sized values, the predefined callbacks, the value model across the old and new calls.
+module f90_attr_cb
+  use mpi
+  implicit none
+  integer, parameter :: ak = MPI_ADDRESS_KIND
+  integer :: nlog = 0
+  logical :: strict = .false.          ! my_delete fails on 667 only while set
+  integer(kind=ak) :: logv(64)          ! what the callbacks saw, in call order
+  integer(kind=ak), parameter :: xs = 2_ak**40 + 77   ! extra_state: needs the address kind
+contains
+  subroutine note(v)
+    integer(kind=ak), intent(in) :: v
+    nlog = nlog + 1
+    logv(nlog) = v
+  end subroutine note
+
+  ! Copies value+1 unless the value is 100 (flag .false.); value 666 fails with MPI_ERR_OTHER.
+  subroutine my_copy(oldcomm, keyval, extra, vin, vout, flag, ierr)
+    integer :: oldcomm, keyval, ierr
+    integer(kind=ak) :: extra, vin, vout
+    logical :: flag
+    if (extra /= xs .or. oldcomm == MPI_COMM_NULL .or. keyval == MPI_KEYVAL_INVALID) stop 90
+    call note(1000 + vin)
+    if (vin == 666) then
+      ierr = MPI_ERR_OTHER
+      return
+    end if
+    flag = vin /= 100
+    vout = vin + 1
+    ierr = MPI_SUCCESS
+  end subroutine my_copy
+
+  ! Records the value; value 667 fails with MPI_ERR_OTHER while `strict`.
+  subroutine my_delete(comm, keyval, val, extra, ierr)
+    integer :: comm, keyval, ierr
+    integer(kind=ak) :: val, extra
+    if (extra /= xs .or. comm == MPI_COMM_NULL .or. keyval == MPI_KEYVAL_INVALID) stop 91
+    call note(2000 + val)
+    ierr = MPI_SUCCESS
+    if (val == 667 .and. strict) ierr = MPI_ERR_OTHER
+  end subroutine my_delete
+end module f90_attr_cb
+
+program f90_attr
+  use mpi
+  use f90_attr_cb
+  implicit none
+  integer :: ierr, k1, k2, k3, kd, kn, c1, c2, c3, ival, tag_ub
+  integer(kind=ak) :: v, big
+  logical :: flag, flag2
+  integer :: ierr2
+
+  call MPI_INIT(ierr)
+  call MPI_COMM_DUP(MPI_COMM_WORLD, c1, ierr)
+  call MPI_COMM_SET_ERRHANDLER(c1, MPI_ERRORS_RETURN, ierr)
+
+  ! --- user callbacks: extra_state by value (address-sized), copy on dup, delete on free;
+  ! attributes are kept newest first, and copied and deleted in that order
+  call MPI_COMM_CREATE_KEYVAL(my_copy, my_delete, k1, xs, ierr)
+  if (ierr /= MPI_SUCCESS .or. k1 == MPI_KEYVAL_INVALID) stop 1
+  call MPI_COMM_CREATE_KEYVAL(my_copy, my_delete, k2, xs, ierr)
+  call MPI_COMM_CREATE_KEYVAL(my_copy, my_delete, k3, xs, ierr)
+  call MPI_COMM_SET_ATTR(c1, k1, 41_ak, ierr)
+  call MPI_COMM_SET_ATTR(c1, k2, 100_ak, ierr)     ! its copy says .false.
+  if (ierr /= MPI_SUCCESS .or. nlog /= 0) stop 2
+  call MPI_COMM_DUP(c1, c2, ierr)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 2) stop 3
+  if (logv(1) /= 1100 .or. logv(2) /= 1041) stop 4
+  call MPI_COMM_GET_ATTR(c2, k1, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= 42) stop 5
+  call MPI_COMM_GET_ATTR(c2, k2, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. flag) stop 6
+  ! replacing calls delete on the old value; delete_attr on the new one
+  call MPI_COMM_SET_ATTR(c2, k1, 50_ak, ierr)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 3 .or. logv(3) /= 2042) stop 7
+  call MPI_COMM_DELETE_ATTR(c2, k1, ierr)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 4 .or. logv(4) /= 2050) stop 8
+  call MPI_COMM_GET_ATTR(c2, k1, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. flag) stop 9
+  call MPI_COMM_DELETE_ATTR(c2, k1, ierr)           ! not set: nothing called
+  if (ierr /= MPI_SUCCESS .or. nlog /= 4) stop 10
+  call MPI_COMM_FREE(c2, ierr)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 4 .or. c2 /= MPI_COMM_NULL) stop 11
+  call MPI_COMM_DUP(c1, c2, ierr)                   ! k1 -> 42 copied, k2 left out
+  call MPI_COMM_SET_ATTR(c2, k2, 7_ak, ierr)
+  nlog = 0
+  call MPI_COMM_FREE(c2, ierr)                      ! newest first
+  if (ierr /= MPI_SUCCESS .or. nlog /= 2 .or. logv(1) /= 2007 .or. logv(2) /= 2042) stop 12
+
+  ! --- failing callbacks: IERROR fails the call; copies already made are deleted again
+  call MPI_COMM_SET_ATTR(c1, k2, 666_ak, ierr)      ! replaces 100: delete(100)
+  call MPI_COMM_SET_ATTR(c1, k3, 5_ak, ierr)        ! c1: k3=5, k2=666, k1=41
+  nlog = 0
+  call MPI_COMM_DUP(c1, c2, ierr)                   ! copy(5) -> 6, copy(666) fails
+  if (ierr == MPI_SUCCESS) stop 13
+  if (nlog /= 3 .or. logv(1) /= 1005 .or. logv(2) /= 1666 .or. logv(3) /= 2006) stop 14
+  call MPI_COMM_SET_ATTR(c1, k2, 667_ak, ierr)      ! delete(666) succeeds
+  if (ierr /= MPI_SUCCESS) stop 15
+  strict = .true.
+  nlog = 0
+  call MPI_COMM_DELETE_ATTR(c1, k2, ierr)           ! delete(667) fails, attribute kept
+  if (ierr == MPI_SUCCESS .or. nlog /= 1 .or. logv(1) /= 2667) stop 16
+  call MPI_COMM_GET_ATTR(c1, k2, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= 667) stop 17
+  call MPI_COMM_SET_ATTR(c1, k2, 1_ak, ierr)        ! replacing fails the same way
+  if (ierr == MPI_SUCCESS) stop 18
+  call MPI_COMM_GET_ATTR(c1, k2, v, flag, ierr)
+  if (.not. flag .or. v /= 667) stop 19
+  strict = .false.
+  call MPI_COMM_DELETE_ATTR(c1, k2, ierr)
+  call MPI_COMM_DELETE_ATTR(c1, k3, ierr)           ! c1: k1=41
+  if (ierr /= MPI_SUCCESS) stop 20
+
+  ! --- the predefined Fortran callbacks, and a freed keyval's callbacks still running
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kd, 0_ak, ierr)
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kn, 0_ak, ierr)
+  if (ierr /= MPI_SUCCESS) stop 21
+  big = -(2_ak**40) - 3
+  call MPI_COMM_SET_ATTR(c1, kd, big, ierr)
+  call MPI_COMM_SET_ATTR(c1, kn, 5_ak, ierr)        ! c1: kn=5, kd=big, k1=41
+  call MPI_COMM_FREE_KEYVAL(k1, ierr)
+  if (ierr /= MPI_SUCCESS .or. k1 /= MPI_KEYVAL_INVALID) stop 22
+  nlog = 0
+  call MPI_COMM_DUP(c1, c3, ierr)                   ! NULL_COPY: out; DUP: big; copy(41)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 1 .or. logv(1) /= 1041) stop 23
+  call MPI_COMM_GET_ATTR(c3, kd, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= big) stop 24
+  call MPI_COMM_GET_ATTR(c3, kn, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. flag) stop 25
+
+  ! --- the value model: address-sized set, INTEGER get truncates; INTEGER put sign-extends
+  call MPI_ATTR_GET(c3, kd, ival, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. ival /= -3) stop 26
+  call MPI_COMM_SET_ATTR(c3, kn, 2_ak**31 + 5, ierr)
+  call MPI_ATTR_GET(c3, kn, ival, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. ival /= -2147483643) stop 27
+  call MPI_ATTR_PUT(c3, kn, -12, ierr)
+  call MPI_COMM_GET_ATTR(c3, kn, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= -12_ak) stop 28
+  call MPI_ATTR_PUT(c3, kn, huge(ival), ierr)
+  call MPI_COMM_GET_ATTR(c3, kn, v, flag, ierr)
+  if (.not. flag .or. v /= int(huge(ival), ak)) stop 29
+  call MPI_ATTR_GET(c3, kn, ival, flag, ierr)
+  if (.not. flag .or. ival /= huge(ival)) stop 30
+
+  ! --- predefined attributes are values in Fortran, through both calls
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_TAG_UB, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v < 32767) stop 29
+  call MPI_ATTR_GET(MPI_COMM_WORLD, MPI_TAG_UB, tag_ub, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. int(tag_ub, ak) /= v) stop 40
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. (flag .and. v /= 0 .and. v /= 1)) stop 31
+  ! MPI_HOST, MPI_IO and MPI_LASTUSEDCODE hold runtime constants that the C face is to map to
+  ! its own values (issue 18.11: then MPI_PROC_NULL, MPI_ANY_SOURCE, >= MPI_ERR_LASTCODE);
+  ! here: Fortran gets the same value through both calls, not a pointer.
+  call MPI_ATTR_GET(MPI_COMM_WORLD, MPI_HOST, ival, flag, ierr)
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_HOST, v, flag2, ierr2)
+  if (ierr /= MPI_SUCCESS .or. ierr2 /= MPI_SUCCESS .or. .not. (flag .and. flag2)) stop 32
+  if (int(ival, ak) /= v .or. abs(v) > 2**20) stop 33
+  call MPI_ATTR_GET(MPI_COMM_WORLD, MPI_IO, ival, flag, ierr)
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_IO, v, flag2, ierr2)
+  if (ierr /= MPI_SUCCESS .or. .not. (flag .and. flag2) .or. int(ival, ak) /= v .or. abs(v) > 2**20) stop 34
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_LASTUSEDCODE, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v < 1 .or. v > huge(ival)) stop 35
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_APPNUM, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. (flag .and. v /= 0)) stop 36
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. (flag .and. v < 1)) stop 39
+  call MPI_COMM_SET_ATTR(c1, MPI_TAG_UB, 5_ak, ierr) ! predefined: cannot be set
+  if (ierr == MPI_SUCCESS) stop 37
+  call MPI_ATTR_PUT(c1, MPI_TAG_UB, 5, ierr)
+  if (ierr == MPI_SUCCESS) stop 38
+
+  ! --- freeing runs the delete callbacks, newest first (kn, kd: NULL_DELETE_FN)
+  nlog = 0
+  call MPI_COMM_FREE(c3, ierr)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 1 .or. logv(1) /= 2042) stop 50
+  call MPI_COMM_FREE(c1, ierr)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 2 .or. logv(2) /= 2041) stop 51
+  call MPI_COMM_FREE_KEYVAL(k2, ierr)
+  call MPI_COMM_FREE_KEYVAL(k3, ierr)
+  call MPI_COMM_FREE_KEYVAL(kd, ierr)
+  call MPI_COMM_FREE_KEYVAL(kn, ierr)
+  if (ierr /= MPI_SUCCESS .or. kn /= MPI_KEYVAL_INVALID) stop 52
+  call MPI_FINALIZE(ierr)
+end program f90_attr
