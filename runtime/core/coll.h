@@ -41,25 +41,48 @@ int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a,
 int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                   const char *fn);
 
-/* The three forms of collective Name (nonblocking INAME) with parameter list P (a macro),
- * building with `build` from the rt__coll_args initializer that follows. */
+/* The three forms of collective Name (nonblocking IName) with parameter list P (a macro),
+ * building with `build` from the rt__coll_args initializer that follows, through
+ * COLLECTIVE_CALL: rt__coll_call, unless a file redefines it (before its COLLECTIVE lines) to
+ * a wrapper with more checks and the same signature. */
+#define COLLECTIVE_CALL rt__coll_call
 #define COLLECTIVE(Name, IName, P, build, ...)                                                                 \
     int rt_##Name(P)                                                                                           \
     {                                                                                                          \
         const rt__coll_args a = {__VA_ARGS__};                                                                 \
-        return rt__coll_call(comm, build, &a, RT__COLL_BLOCKING, NULL, "MPI_" #Name);                          \
+        return COLLECTIVE_CALL(comm, build, &a, RT__COLL_BLOCKING, NULL, "MPI_" #Name);                        \
     }                                                                                                          \
     int rt_##IName(P, rt_request **request)                                                                    \
     {                                                                                                          \
         const rt__coll_args a = {__VA_ARGS__};                                                                 \
-        return rt__coll_call(comm, build, &a, RT__COLL_NONBLOCKING, request, "MPI_" #IName);                   \
+        return COLLECTIVE_CALL(comm, build, &a, RT__COLL_NONBLOCKING, request, "MPI_" #IName);                 \
     }                                                                                                          \
     int rt_##Name##_init(P, rt_info *info, rt_request **request)                                               \
     {                                                                                                          \
         (void)info;                                                                                            \
         const rt__coll_args a = {__VA_ARGS__};                                                                 \
-        return rt__coll_call(comm, build, &a, RT__COLL_PERSISTENT, request, "MPI_" #Name "_init");             \
+        return COLLECTIVE_CALL(comm, build, &a, RT__COLL_PERSISTENT, request, "MPI_" #Name "_init");           \
     }
+
+/* Parameter lists (P_) and argument initializers (A_) shared by several collectives. */
+#define P_ALLGATHER                                                                                            \
+    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_count recvcount,             \
+        rt_type *recvtype, rt_comm *comm
+#define A_ALLGATHER                                                                                            \
+    .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount,             \
+    .rtype = recvtype
+#define P_ALLGATHERV                                                                                           \
+    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_counts recvcounts,           \
+        rt_counts displs, rt_type *recvtype, rt_comm *comm
+#define A_ALLGATHERV                                                                                           \
+    .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,           \
+    .rdispls = displs, .rtype = recvtype
+#define P_ALLTOALLV                                                                                            \
+    const void *sendbuf, rt_counts sendcounts, rt_counts sdispls, rt_type *sendtype, void *recvbuf,            \
+        rt_counts recvcounts, rt_counts rdispls, rt_type *recvtype, rt_comm *comm
+#define A_ALLTOALLV                                                                                            \
+    .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf,            \
+    .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype
 
 /* ---- building a schedule (coll_sched.c). Each returns RT_SUCCESS or RT_ERR_NO_MEM. */
 

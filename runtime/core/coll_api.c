@@ -64,27 +64,10 @@ COLLECTIVE(Scatterv, Iscatterv, P_SCATTERV, rt__build_scatter, .sbuf = sendbuf, 
            .sdispls = displs, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
            .root = root)
 
-#define P_ALLGATHER                                                                                     \
-    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_count recvcount,      \
-        rt_type *recvtype, rt_comm *comm
-#define A_ALLGATHER                                                                                     \
-    .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount,      \
-    .rtype = recvtype
 COLLECTIVE(Allgather, Iallgather, P_ALLGATHER, rt__build_allgather, A_ALLGATHER)
 COLLECTIVE(Alltoall, Ialltoall, P_ALLGATHER, rt__build_alltoall, A_ALLGATHER)
-
-#define P_ALLGATHERV                                                                                    \
-    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_counts recvcounts,    \
-        rt_counts displs, rt_type *recvtype, rt_comm *comm
-COLLECTIVE(Allgatherv, Iallgatherv, P_ALLGATHERV, rt__build_allgather, .sbuf = sendbuf, .scount = sendcount,
-           .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype)
-
-#define P_ALLTOALLV                                                                                     \
-    const void *sendbuf, rt_counts sendcounts, rt_counts sdispls, rt_type *sendtype, void *recvbuf,     \
-        rt_counts recvcounts, rt_counts rdispls, rt_type *recvtype, rt_comm *comm
-COLLECTIVE(Alltoallv, Ialltoallv, P_ALLTOALLV, rt__build_alltoall, .sbuf = sendbuf, .scounts = sendcounts,
-           .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
-           .rtype = recvtype)
+COLLECTIVE(Allgatherv, Iallgatherv, P_ALLGATHERV, rt__build_allgather, A_ALLGATHERV)
+COLLECTIVE(Alltoallv, Ialltoallv, P_ALLTOALLV, rt__build_alltoall, A_ALLTOALLV)
 
 #define P_ALLTOALLW                                                                                     \
     const void *sendbuf, rt_counts sendcounts, rt_counts sdispls, rt_handle_array sendtypes,            \

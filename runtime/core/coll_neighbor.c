@@ -175,51 +175,19 @@ static int neighbor_call(rt_comm *comm, rt__coll_build_fn b, const rt__coll_args
     return rt__coll_call(comm, b, a, mode, req, fn);
 }
 
-/* COLLECTIVE (coll.h) with neighbor_call in place of rt__coll_call. */
-#define NEIGHBOR(Name, IName, P, b, ...)                                                                      \
-    int rt_##Name(P)                                                                                           \
-    {                                                                                                          \
-        const rt__coll_args a = {__VA_ARGS__};                                                                 \
-        return neighbor_call(comm, b, &a, RT__COLL_BLOCKING, NULL, "MPI_" #Name);                              \
-    }                                                                                                          \
-    int rt_##IName(P, rt_request **request)                                                                    \
-    {                                                                                                          \
-        const rt__coll_args a = {__VA_ARGS__};                                                                 \
-        return neighbor_call(comm, b, &a, RT__COLL_NONBLOCKING, request, "MPI_" #IName);                       \
-    }                                                                                                          \
-    int rt_##Name##_init(P, rt_info *info, rt_request **request)                                               \
-    {                                                                                                          \
-        (void)info;                                                                                            \
-        const rt__coll_args a = {__VA_ARGS__};                                                                 \
-        return neighbor_call(comm, b, &a, RT__COLL_PERSISTENT, request, "MPI_" #Name "_init");                 \
-    }
+/* The entry points below: COLLECTIVE (coll.h) through neighbor_call. */
+#undef COLLECTIVE_CALL
+#define COLLECTIVE_CALL neighbor_call
 
-#define P_ALLGATHER                                                                                        \
-    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_count recvcount,         \
-        rt_type *recvtype, rt_comm *comm
-#define A_ALLGATHER                                                                                        \
-    .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount,         \
-    .rtype = recvtype
-NEIGHBOR(Neighbor_allgather, Ineighbor_allgather, P_ALLGATHER, build_allgather, A_ALLGATHER)
-NEIGHBOR(Neighbor_alltoall, Ineighbor_alltoall, P_ALLGATHER, build_alltoall, A_ALLGATHER)
+COLLECTIVE(Neighbor_allgather, Ineighbor_allgather, P_ALLGATHER, build_allgather, A_ALLGATHER)
+COLLECTIVE(Neighbor_alltoall, Ineighbor_alltoall, P_ALLGATHER, build_alltoall, A_ALLGATHER)
 
-#define P_ALLGATHERV                                                                                       \
-    const void *sendbuf, rt_count sendcount, rt_type *sendtype, void *recvbuf, rt_counts recvcounts,       \
-        rt_counts displs, rt_type *recvtype, rt_comm *comm
-NEIGHBOR(Neighbor_allgatherv, Ineighbor_allgatherv, P_ALLGATHERV, build_allgatherv, .sbuf = sendbuf,
-         .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs,
-         .rtype = recvtype)
-
-#define P_ALLTOALLV                                                                                        \
-    const void *sendbuf, rt_counts sendcounts, rt_counts sdispls, rt_type *sendtype, void *recvbuf,        \
-        rt_counts recvcounts, rt_counts rdispls, rt_type *recvtype, rt_comm *comm
-NEIGHBOR(Neighbor_alltoallv, Ineighbor_alltoallv, P_ALLTOALLV, build_alltoallv, .sbuf = sendbuf,
-         .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
-         .rdispls = rdispls, .rtype = recvtype)
+COLLECTIVE(Neighbor_allgatherv, Ineighbor_allgatherv, P_ALLGATHERV, build_allgatherv, A_ALLGATHERV)
+COLLECTIVE(Neighbor_alltoallv, Ineighbor_alltoallv, P_ALLTOALLV, build_alltoallv, A_ALLTOALLV)
 
 #define P_ALLTOALLW                                                                                        \
     const void *sendbuf, rt_counts sendcounts, const rt_aint *sdispls, rt_handle_array sendtypes,          \
         void *recvbuf, rt_counts recvcounts, const rt_aint *rdispls, rt_handle_array recvtypes, rt_comm *comm
-NEIGHBOR(Neighbor_alltoallw, Ineighbor_alltoallw, P_ALLTOALLW, build_alltoallw, .sbuf = sendbuf,
+COLLECTIVE(Neighbor_alltoallw, Ineighbor_alltoallw, P_ALLTOALLW, build_alltoallw, .sbuf = sendbuf,
          .scounts = sendcounts, .sdispls_a = sdispls, .stypes = sendtypes, .rbuf = recvbuf,
          .rcounts = recvcounts, .rdispls_a = rdispls, .rtypes = recvtypes)

@@ -134,12 +134,13 @@ static int allreduce_rd(rt__sched *s, rt_comm *comm, const void *in, void *res, 
 /* Above this many bytes a commutative allreduce halves the vector instead of doubling it. */
 #define ALLREDUCE_HALVING_MIN 16384
 
-/* The elements of chunk i when count is cut into k chunks: *off (in elements) and *cnt. */
-static void chunk(rt_count count, int k, int i, rt_count *off, rt_count *cnt)
+/* Where chunks [first, first + n) lie when count elements are cut into k chunks (the
+ * first count % k one element longer): *off and *cnt in elements. */
+static void chunks(rt_count count, int k, int first, int n, rt_count *off, rt_count *cnt)
 {
-    rt_count q = count / k, r = count % k;
-    *cnt = q + (i < r);
-    *off = i * q + (i < r ? i : r);
+    rt_count q = count / k, r = count % k, end = first + n;
+    *off = first * q + (first < r ? first : r);
+    *cnt = end * q + (end < r ? end : r) - *off;
 }
 
 /* Rabenseifner's allreduce for commutative ops and large vectors: the ranks left over above
@@ -173,13 +174,9 @@ static int allreduce_halving(rt__sched *s, rt_comm *comm, const void *in, void *
     for (int d = pof2 / 2; newrank >= 0 && d >= 1 && !err; d /= 2) { /* recursive halving */
         int pn = newrank ^ d, partner = pn < rem ? pn * 2 + 1 : pn + rem;
         int keep = newrank & d ? lo + d : lo, give = newrank & d ? lo : lo + d;
-        rt_count koff, kcnt, goff, gcnt, c, o;
-        chunk(count, pof2, keep, &koff, &c);
-        chunk(count, pof2, keep + d - 1, &o, &kcnt);
-        kcnt = o + kcnt - koff;
-        chunk(count, pof2, give, &goff, &c);
-        chunk(count, pof2, give + d - 1, &o, &gcnt);
-        gcnt = o + gcnt - goff;
+        rt_count koff, kcnt, goff, gcnt;
+        chunks(count, pof2, keep, d, &koff, &kcnt);
+        chunks(count, pof2, give, d, &goff, &gcnt);
         err = rt__sched_send(s, rt__coll_at(res, goff, type), gcnt, type, partner, 0);
         err = err ? err : rt__sched_recv(s, rt__coll_at(tmp, koff, type), kcnt, type, partner, 0);
         err = err ? err : rt__sched_reduce(s, rt__coll_at(tmp, koff, type), rt__coll_at(res, koff, type), kcnt,
@@ -190,13 +187,9 @@ static int allreduce_halving(rt__sched *s, rt_comm *comm, const void *in, void *
     }
     for (int d = 1; newrank >= 0 && d < pof2 && !err; d *= 2) { /* recursive doubling */
         int pn = newrank ^ d, partner = pn < rem ? pn * 2 + 1 : pn + rem, plo = lo ^ d;
-        rt_count off, cnt, poff, pcnt, o, c;
-        chunk(count, pof2, lo, &off, &c);
-        chunk(count, pof2, lo + width - 1, &o, &cnt);
-        cnt = o + cnt - off;
-        chunk(count, pof2, plo, &poff, &c);
-        chunk(count, pof2, plo + width - 1, &o, &pcnt);
-        pcnt = o + pcnt - poff;
+        rt_count off, cnt, poff, pcnt;
+        chunks(count, pof2, lo, width, &off, &cnt);
+        chunks(count, pof2, plo, width, &poff, &pcnt);
         err = rt__sched_send(s, rt__coll_at(res, off, type), cnt, type, partner, 0);
         err = err ? err : rt__sched_recv(s, rt__coll_at(res, poff, type), pcnt, type, partner, 0);
         err = err ? err : rt__sched_round(s);
