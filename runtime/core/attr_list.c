@@ -10,6 +10,8 @@ struct rt__attrs *rt__attrs_of(rt_obj *o)
 {
     if (o && o->cls == RT_CLASS_COMM)
         return &((rt_comm *)o)->attrs;
+    if (o && o->cls == RT_CLASS_DATATYPE)
+        return &((rt_type *)o)->attrs;
     return NULL;
 }
 

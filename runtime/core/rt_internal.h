@@ -42,7 +42,7 @@ struct rt__attr {
     rt_aint val;         /* the address-sized value (docs/internals.md, "Attributes") */
 };
 
-/* The attributes cached on one object (communicators today; datatypes and windows embed the
+/* The attributes cached on one object (communicators and datatypes; windows are to embed the
  * same struct). Newest first: set order reversed, which is the order of deletion. */
 struct rt__attrs {
     struct rt__attr *head;
@@ -214,6 +214,7 @@ struct rt_type {
     int *ints;                 /* owned */
     rt_aint *addrs;            /* owned */
     struct rt_type **types;    /* owned array, each holds a reference */
+    struct rt__attrs attrs;    /* cached attributes (attr_list.c, type_attr.c) */
 };
 
 struct rt__umsg;
@@ -545,7 +546,7 @@ int rt__tag_ub(void);
 /* At init: fills rt__g.attr from rt__g.world. */
 void rt__attr_init(void);
 
-/* The attribute list of a live object that can cache attributes (communicators), NULL for
+/* The attribute list of a live object that can cache attributes (communicators, datatypes), NULL for
  * any other. */
 struct rt__attrs *rt__attrs_of(rt_obj *o);
 /* Set, get and delete one attribute of an object that can cache (rt__attrs_of(o) != NULL;
@@ -624,6 +625,9 @@ void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *bu
 rt_type *rt__type_copy_layout(const rt_type *old);
 /* Destructor of user datatypes. */
 void rt__type_destroy(rt_obj *o);
+/* At finalize: the predefined datatypes drop their attributes (no delete callbacks, as
+ * MPI_COMM_WORLD's), releasing the keyvals (type_attr.c). */
+void rt__type_attrs_finalize(void);
 /* RT_SUCCESS if t may be used to communicate, else raises RT_ERR_TYPE on eo for fn. */
 int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn);
 /* Bytes of the external32 form of one element of t; -1 if some basic element has none. */

@@ -106,6 +106,7 @@ int rt_Finalize(void)
     rt__p2p_finalize();
     rt__world_finalize();
     rt__comm_finalize();
+    rt__type_attrs_finalize();
     rt__g.life.state = RT_STATE_FINALIZED;
     return RT_SUCCESS;
 }

@@ -198,6 +198,7 @@ void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *bu
 void rt__type_destroy(rt_obj *o)
 {
     struct rt_type *t = (struct rt_type *)o;
+    rt__attrs_clear(o); /* only left by a failed MPI_Type_dup: MPI_Type_free deleted the rest */
     if (t->blocks != &t->one)
         free(t->blocks);
     t->blocks = NULL;

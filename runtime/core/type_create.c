@@ -460,7 +460,9 @@ int rt_Type_create_resized(rt_type *oldtype, rt_count lb, rt_count extent, rt_ty
     return RT_SUCCESS;
 }
 
-/* MPI_Type_dup: a new type equal to oldtype (committed if it is; the name is not copied). */
+/* MPI_Type_dup: a new type equal to oldtype (committed if it is; the name is not copied),
+ * with oldtype's attributes passed through their copy callbacks (rt__attrs_copy). A copy
+ * callback's error fails the call with that code, *newtype untouched and nothing leaked. */
 int rt_Type_dup(rt_type *oldtype, rt_type **newtype)
 {
     rt_type *t = rt__type_copy_layout(oldtype);
@@ -469,6 +471,11 @@ int rt_Type_dup(rt_type *oldtype, rt_type **newtype)
     t->committed = oldtype->committed;
     if (set_args(t, RT_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype))
         return no_mem(t, __func__);
+    int err = rt__attrs_copy(&oldtype->obj, &t->obj, __func__);
+    if (err) {
+        rt__obj_release(&t->obj);
+        return err;
+    }
     *newtype = t;
     return RT_SUCCESS;
 }
@@ -480,14 +487,20 @@ int rt_Type_commit(rt_type **datatype)
     return RT_SUCCESS;
 }
 
-/* MPI_Type_free: drops the user's reference (types built on it and pending operations keep
- * theirs); sets the handle to the null handle. Predefined types cannot be freed. */
+/* MPI_Type_free: deletes the type's attributes (newest first, through their delete callbacks:
+ * MPI runs them at MPI_Type_free, even while types built on it or pending operations still
+ * hold it), then drops the user's reference (those keep theirs); sets the handle to the null
+ * handle. A delete callback's error fails the call with that code: the type stays valid with
+ * that attribute and the older ones. Predefined types cannot be freed. */
 int rt_Type_free(rt_type **datatype)
 {
     rt_type *t = *datatype;
     if (t->obj.builtin || t->combiner == RT_COMBINER_F90_INTEGER || t->combiner == RT_COMBINER_F90_REAL ||
         t->combiner == RT_COMBINER_F90_COMPLEX)
         return RT_ERR(NULL, RT_ERR_TYPE, "cannot free predefined datatype %s", t->name);
+    int err = rt__attrs_delete_all(&t->obj, __func__);
+    if (err)
+        return err;
     rt__obj_release(&t->obj);
     *datatype = NULL;
     return RT_SUCCESS;
