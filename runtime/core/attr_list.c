@@ -128,7 +128,7 @@ void rt__attrs_clear(rt_obj *o)
 }
 
 /* See rt_internal.h. */
-int rt__attrs_copy(rt_obj *old, rt_obj *newobj, const char *fn)
+int rt__attrs_copy_quiet(rt_obj *old, rt_obj *newobj)
 {
     struct rt__attrs *from = rt__attrs_of(old), *to = rt__attrs_of(newobj);
     struct rt__attr **tail, *a, *n;
@@ -173,6 +173,16 @@ int rt__attrs_copy(rt_obj *old, rt_obj *newobj, const char *fn)
         call_delete(newobj, to->head->kv, to->head->val);
         unlink_attr(&to->head);
     }
+    return err;
+}
+
+/* See rt_internal.h. */
+int rt__attrs_copy(rt_obj *old, rt_obj *newobj, const char *fn)
+{
+    int err = rt__attrs_copy_quiet(old, newobj);
+
+    if (!err)
+        return RT_SUCCESS;
     if (err == RT_ERR_NO_MEM)
         return rt_raise(old, err, fn, "out of memory while copying attributes");
     return callback_failed(old, err, "copy", fn);

@@ -1,5 +1,5 @@
 /* comm_idup.c — MPI_Comm_idup and MPI_Comm_idup_with_info: the new communicator exists when the
- * call returns; its context id is agreed by a nonblocking schedule that moves with other calls. */
+ * call returns; its context id is agreed by a nonblocking schedule, its attributes copied at completion. */
 #include "coll_algo.h"
 
 #include <stdlib.h>
@@ -14,26 +14,22 @@ struct idup {
     uint32_t *res;                  /* the AND of every member's share (schedule's buffer) */
 };
 
-/* The last step: the lowest id of the AND becomes the new communicator's context. */
+/* The last step: the parent's attributes are copied onto the new communicator (their copy
+ * callbacks run here, in the MPI call that completes the agreement), then the lowest id of
+ * the AND becomes its context. A copy callback's error (or no memory) fails the request with
+ * that code; the new communicator keeps its placeholder context, as when no id is common. */
 static int idup_done(void *arg)
 {
     struct idup *st = arg;
-    rt_comm *nc = st->nc;
-    (void)st->parent; /* (for the attribute copy below) */
+    rt_comm *nc = st->nc, *parent = st->parent;
     rt__ctx_release(st->share);
     int id = rt__ctx_lowest(st->res);
     free(st);
-    if (id < 0) { /* (the same at every member) nc keeps its placeholder context */
-        rt__obj_release(&nc->obj);
-        return RT_ERR_OTHER;
-    }
-    rt__comm_set_ctx(nc, id);
-    /* Caching: the copy callbacks of st->parent's attributes go here (MPI runs them at
-     * completion), e.g. through rt__attrs_copy; it raises on the parent itself, so a
-     * variant that only returns the code is needed: a failure returned from here fails the
-     * request, which MPI_Wait / MPI_Test then raise. */
+    int err = id < 0 ? RT_ERR_OTHER : rt__attrs_copy_quiet(&parent->obj, &nc->obj);
+    if (!err) /* (id < 0 is the same at every member; a copy error may be local) */
+        rt__comm_set_ctx(nc, id);
     rt__obj_release(&nc->obj);
-    return RT_SUCCESS;
+    return err;
 }
 
 /* The schedule (a->rbuf: the struct idup): an AND-allreduce of the shares (each group reduces
@@ -120,10 +116,16 @@ static int idup(rt_comm *comm, const rt_info *info, rt_comm **newcomm, rt_reques
     return RT_SUCCESS;
 }
 
-/* MPI_Comm_idup: starts duplicating comm (intra or inter: same group(s), topology and hints)
- * and returns at once: *newcomm is the new communicator, *request completes when the members
- * have agreed on its context id, progressing in any MPI call that progresses (other
- * communication, MPI_Test). Until then using *newcomm is erroneous (MPI-5.0);
+/* MPI_Comm_idup: starts duplicating comm (intra or inter: same group(s), topology, hints and
+ * attributes) and returns at once: *newcomm is the new communicator, *request completes when
+ * the members have agreed on its context id, progressing in any MPI call that progresses
+ * (other communication, MPI_Test). Then comm's attributes are copied onto it (one copy
+ * callback per attribute, in the MPI call that completes the agreement, with comm's
+ * attributes as they are then). A copy callback's error fails the request with the
+ * callback's code (MPI_Wait / MPI_Test raise it on comm; the copies already made went through
+ * their delete callbacks) and *newcomm stays without a context, with no attributes: the
+ * program may only free it (MPI_Comm_free); the other members' communicators work.
+ * Until completion using *newcomm is erroneous (MPI-5.0);
  * Switchyard does not detect it: queries of its group answer already, but communication on
  * it travels on a placeholder context that no finished communicator has, so it never reaches
  * what the communicator becomes and may hang. The context ids the agreement may pick are

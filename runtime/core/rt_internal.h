@@ -558,7 +558,7 @@ int rt__attr_set(rt_obj *o, rt_keyval *kv, rt_aint val, const char *fn);
 void rt__attr_get(rt_obj *o, rt_keyval *kv, rt_aint *val, int *flag);
 int rt__attr_delete(rt_obj *o, rt_keyval *kv, const char *fn);
 /* Copies the attributes of old onto new (a fresh object of the same class, being made by
- * MPI_Comm_dup / dup_with_info, and later MPI_Comm_idup's completion, MPI_Type_dup): calls
+ * MPI_Comm_dup / dup_with_info, MPI_Type_dup; MPI_Comm_idup's completion: _quiet): calls
  * each keyval's copy callback once per attribute, in old's order; flag 0 or a NULL copy
  * function leaves the attribute out. The hook for every duplication: call it once the new
  * object exists and before the user can see it. A callback error: the attributes copied so
@@ -566,6 +566,9 @@ int rt__attr_delete(rt_obj *o, rt_keyval *kv, const char *fn);
  * none; the error is raised on old naming fn and its code returned; the caller then frees
  * new. RT_ERR_NO_MEM likewise. */
 int rt__attrs_copy(rt_obj *old, rt_obj *newobj, const char *fn);
+/* As rt__attrs_copy, but raises nothing: returns RT_SUCCESS, RT_ERR_NO_MEM or the failing
+ * callback's code (for completions, whose request carries the error: MPI_Comm_idup). */
+int rt__attrs_copy_quiet(rt_obj *old, rt_obj *newobj);
 /* Deletes every attribute of o, newest first (MPI_Comm_free, finalize for MPI_COMM_SELF),
  * calling the delete callbacks. A callback error: the attribute whose callback failed and
  * those set before it stay, the error is raised on o naming fn and returned. */

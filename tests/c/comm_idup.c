@@ -1,6 +1,8 @@
 /* comm_idup.c — MPI_Comm_idup is nonblocking: it completes while ranks do other communication
- * (issue 18.3), several at once on overlapping communicators, hints, inter-communicators. */
+ * (issue 18.3), several at once on overlapping communicators, hints, inter-communicators,
+ * attributes copied at completion and a failing copy callback (issue 5). */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +189,121 @@ static void inter(void)
     MPI_Comm_free(&half);
 }
 
+/* Attribute callbacks: a log of (kind, value); copies give value + 1. */
+static char lk[16];
+static long lv[16];
+static int nl, user_code;
+
+static void logc(char k, void *v)
+{
+    CHECK(nl < 16, "too many callback calls");
+    lk[nl] = k;
+    lv[nl++] = (long)(intptr_t)v;
+}
+
+static int copy_inc(MPI_Comm c, int k, void *x, void *in, void *out, int *flag)
+{
+    (void)c, (void)k, (void)x;
+    logc('c', in);
+    *(void **)out = (void *)((intptr_t)in + 1);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int copy_none(MPI_Comm c, int k, void *x, void *in, void *out, int *flag)
+{
+    (void)c, (void)k, (void)x, (void)out;
+    logc('c', in);
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+static int copy_fail(MPI_Comm c, int k, void *x, void *in, void *out, int *flag)
+{
+    (void)c, (void)k, (void)x, (void)out;
+    logc('c', in);
+    *flag = 0;
+    return user_code;
+}
+
+static int del_log(MPI_Comm c, int k, void *v, void *x)
+{
+    (void)c, (void)k, (void)x;
+    logc('d', v);
+    return MPI_SUCCESS;
+}
+
+static void expect(const char *kinds, const long *vals)
+{
+    CHECK(nl == (int)strlen(kinds), "%d callback calls, expected %d (%s)", nl, (int)strlen(kinds), kinds);
+    for (int i = 0; i < nl; i++)
+        CHECK(lk[i] == kinds[i] && lv[i] == vals[i], "call %d: %c %ld, expected %c %ld", i, lk[i], lv[i],
+              kinds[i], vals[i]);
+    nl = 0;
+}
+
+/* MPI_Comm_idup and idup_with_info copy the attributes (copy callbacks, flag 0 left out); a
+ * failing copy callback fails the request with its code and undoes the copies made. */
+static void attributes(void)
+{
+    MPI_Comm base, nc;
+    MPI_Request req;
+    MPI_Info info;
+    int ka, kn, kf, cls, flag;
+    void *v;
+    CHECK_SUCCESS(MPI_Comm_dup(MPI_COMM_WORLD, &base));
+    CHECK_SUCCESS(MPI_Comm_set_errhandler(base, MPI_ERRORS_RETURN));
+    CHECK_SUCCESS(MPI_Add_error_class(&cls));
+    CHECK_SUCCESS(MPI_Add_error_code(cls, &user_code));
+    CHECK_SUCCESS(MPI_Comm_create_keyval(copy_inc, del_log, &ka, NULL));
+    CHECK_SUCCESS(MPI_Comm_create_keyval(copy_none, del_log, &kn, NULL));
+    CHECK_SUCCESS(MPI_Comm_create_keyval(copy_fail, del_log, &kf, NULL));
+    CHECK_SUCCESS(MPI_Comm_set_attr(base, kn, (void *)(intptr_t)20));
+    CHECK_SUCCESS(MPI_Comm_set_attr(base, ka, (void *)(intptr_t)10));
+    CHECK_SUCCESS(MPI_Info_create(&info));
+    for (int with_info = 0; with_info < 2; with_info++) {
+        if (with_info)
+            CHECK_SUCCESS(MPI_Comm_idup_with_info(base, info, &nc, &req));
+        else
+            CHECK_SUCCESS(MPI_Comm_idup(base, &nc, &req));
+        CHECK_SUCCESS(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        expect("cc", (long[]){10, 20});
+        CHECK_SUCCESS(MPI_Comm_get_attr(nc, ka, &v, &flag));
+        CHECK(flag && (intptr_t)v == 11, "idup copy: flag %d value %ld", flag, (long)(intptr_t)v);
+        CHECK_SUCCESS(MPI_Comm_get_attr(nc, kn, &v, &flag));
+        CHECK(!flag, "an attribute whose copy callback gave flag 0 was copied");
+        ring(nc, 40 + with_info);
+        CHECK_SUCCESS(MPI_Comm_free(&nc));
+        expect("d", (long[]){11});
+    }
+    /* kf newest: ka's copy is made first, then kf fails and ka's copy is deleted again */
+    CHECK_SUCCESS(MPI_Comm_delete_attr(base, ka));
+    CHECK_SUCCESS(MPI_Comm_set_attr(base, kf, (void *)(intptr_t)30));
+    CHECK_SUCCESS(MPI_Comm_set_attr(base, ka, (void *)(intptr_t)50));
+    nl = 0;
+    CHECK_SUCCESS(MPI_Comm_idup(base, &nc, &req));
+    int rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(rc == user_code, "MPI_Wait returned %d, not the copy callback's code %d", rc, user_code);
+    CHECK(req == MPI_REQUEST_NULL, "the failed request was not freed");
+    expect("ccd", (long[]){50, 30, 51});
+    /* nc has no context: it may only be freed; base still works */
+    CHECK_SUCCESS(MPI_Comm_free(&nc));
+    expect("", NULL);
+    CHECK_SUCCESS(MPI_Comm_delete_attr(base, kf));
+    expect("d", (long[]){30});
+    CHECK_SUCCESS(MPI_Comm_idup(base, &nc, &req));
+    CHECK_SUCCESS(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    expect("cc", (long[]){50, 20});
+    ring(nc, 50);
+    CHECK_SUCCESS(MPI_Comm_free(&nc));
+    CHECK_SUCCESS(MPI_Comm_free(&base));
+    expect("ddd", (long[]){51, 50, 20}); /* nc: ka's copy; base: ka (newest), then kn */
+    CHECK_SUCCESS(MPI_Info_free(&info));
+    CHECK_SUCCESS(MPI_Comm_free_keyval(&ka));
+    CHECK_SUCCESS(MPI_Comm_free_keyval(&kn));
+    CHECK_SUCCESS(MPI_Comm_free_keyval(&kf));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -196,6 +313,7 @@ int main(int argc, char **argv)
     overlapping();
     hints();
     inter();
+    attributes();
     for (int i = 0; i < 50; i++) /* many in a row: claims are given back */
         deadlock_order();
     MPI_Finalize();
