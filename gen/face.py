@@ -49,8 +49,14 @@ def maps(spec, face):
         pairs = [(face_value(c, face), c.abi, c.name) for c in members
                  if isinstance(face_value(c, face), int) and isinstance(c.abi, int)]
         fname = ('%s_%s' % (kind, cat.lower())) if cat else kind
+        face_values = {f for f, _, _ in pairs}
+        # the runtime's special values that are not this face's: a user value equal to one
+        # must not pass through unmapped and take the runtime's meaning (MPICH tag -2 would
+        # become MPI_ANY_TAG): it maps to INT_MIN, which no check accepts
+        rt_only = sorted({(r, n) for f, r, n in pairs if r not in face_values})
         out[fname] = {'kind': kind, 'pairs': pairs, 'identity': all(f == r for f, r, _ in pairs),
-                      'pairs_in': _unique(pairs, 0), 'pairs_out': _unique(pairs, 1)}
+                      'pairs_in': _unique(pairs, 0), 'pairs_out': _unique(pairs, 1),
+                      'rt_only': _unique(rt_only, 0)}
     return out
 
 

@@ -142,6 +142,10 @@ struct verdict {
 static void leader(rt_comm *local, const uint32_t *mask, rt_comm *peer, int remote_leader, int tag,
                    struct verdict *v, int **remote)
 {
+    if (!peer) { /* MPI_COMM_NULL: the face lets it through, as it matters at the leader only */
+        v->err = RT_ERR_COMM;
+        return;
+    }
     int pn = peer->remote_size > 0 ? peer->remote_size : peer->size;
     if (remote_leader < 0 || remote_leader >= pn) {
         v->err = RT_ERR_RANK;
@@ -180,8 +184,8 @@ static void leader(rt_comm *local, const uint32_t *mask, rt_comm *peer, int remo
 /* MPI_Intercomm_create: local_comm's group and the remote group (its leader is
  * remote_leader in peer_comm) become an inter-communicator. Collective over both groups;
  * the leaders talk over peer_comm's collective context with `tag`; peer_comm and
- * remote_leader matter at the local leader only. local_comm an inter-communicator:
- * RT_ERR_COMM; leaders out of range: RT_ERR_RANK; overlapping groups: RT_ERR_ARG. */
+ * remote_leader matter at the local leader only. local_comm an inter-communicator, or
+ * peer_comm MPI_COMM_NULL at the local leader (the whole local group is told): RT_ERR_COMM; leaders out of range: RT_ERR_RANK; overlapping groups: RT_ERR_ARG. */
 int rt_Intercomm_create(rt_comm *local_comm, int local_leader, rt_comm *peer_comm, int remote_leader, int tag,
                         rt_comm **newintercomm)
 {
@@ -216,6 +220,8 @@ int rt_Intercomm_create(rt_comm *local_comm, int local_leader, rt_comm *peer_com
             return RT_ERR(lc, RT_ERR_RANK, "invalid rank 'remote_leader' = %d at the local leader", remote_leader);
         case RT_ERR_ARG:
             return RT_ERR(lc, RT_ERR_ARG, "the local and remote groups overlap");
+        case RT_ERR_COMM:
+            return RT_ERR(lc, RT_ERR_COMM, "invalid communicator 'peer_comm' = MPI_COMM_NULL at the local leader");
         default:
             return RT_ERR(lc, v.err, "the leaders could not agree (internal communication failed)");
         }
