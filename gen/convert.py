@@ -149,6 +149,10 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         if p.dir != 'in':
             need_ptr(p)
         args.append('(void *)%s' % n)
+        keyval = [q for q in params if q.kind.cls == 'handle' and q.kind.handle == 'keyval' and q.dir == 'in']
+        flag = [q for q in params if q.kind.cls == 'logical' and q.dir == 'out']
+        if cls == 'attribute' and p.dir != 'in' and keyval and flag:  # a get: map predefined values
+            post.append('%s_attr_value_out(a_%s, %s, *%s);' % (F, keyval[0].name, n, flag[0].name))
     elif cls == 'string':
         if not (p.dir == 'in' and p.optional):
             need_ptr(p)

@@ -33,7 +33,8 @@ def face_value(c, face):
 
 def maps(spec, face):
     """name -> (members [(face value, rt value, name)], kind) for every map a kind uses."""
-    used = {k.map for k in spec.kinds.values() if k.map and k.map != 'weights'}
+    used = {k.map for k in spec.kinds.values() if k.map and k.map != 'weights'} | \
+        {c.attr_value_map for c in spec.constants if c.attr_value_map}
     by_name = {c.name: c for c in spec.constants}
     out = {}
     for m in sorted(used):
@@ -48,7 +49,7 @@ def maps(spec, face):
                 members.append(by_name['MPI_UNDEFINED'])
         pairs = [(face_value(c, face), c.abi, c.name) for c in members
                  if isinstance(face_value(c, face), int) and isinstance(c.abi, int)]
-        fname = ('%s_%s' % (kind, cat.lower())) if cat else kind
+        fname = map_fname(m)
         face_values = {f for f, _, _ in pairs}
         # the runtime's special values that are not this face's: a user value equal to one
         # must not pass through unmapped and take the runtime's meaning (MPICH tag -2 would
@@ -90,6 +91,18 @@ def builtin_values(spec, face):
     return decode, decode_keyval, encode
 
 
+def map_fname(m):
+    """The name of the generated functions of map m (a kind's or constant's "map")."""
+    kind, _, cat = m.partition(':')
+    return ('%s_%s' % (kind, cat.lower())) if cat else kind
+
+
+def attr_value_maps(spec):
+    """[(builtin id, map function name)] of the predefined attributes whose value is mapped."""
+    ids = emit_runtime.builtin_id_of(spec)
+    return [(ids[c.name], map_fname(c.attr_value_map)) for c in spec.constants if c.attr_value_map]
+
+
 def null_values(spec, face):
     by_name = {c.name: c for c in spec.constants}
     return {h: face_value(by_name[n], face) for h, n in NULL_NAME.items()}
@@ -105,7 +118,7 @@ def emit_face(spec, face, outdir):
                           'ret': cdecl.c_return(p), 'body': b,
                           'rt_call': 'rt_%s(%s)' % (p.short, ', '.join(b.args)), 'before_init': p.before_init})
     decode, decode_keyval, encode = builtin_values(spec, face)
-    ctx = dict(F=face.prefix, face=face, classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
+    ctx = dict(F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
                rt_class=cdecl.RT_CLASS, handle_err=convert.HANDLE_ERR, maps=maps(spec, face),
                decode=decode, decode_keyval=decode_keyval, encode=encode, nulls=null_values(spec, face), header=face.header,
                pointer_classes=face.pointer_classes)

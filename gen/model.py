@@ -120,6 +120,9 @@ class Constant:
     # value in Debian Open MPI 4.1's C ABI: an integer, {'symbol': s} for the address of an
     # extern object or function (predefined handles, callback functions), None: absent there
     openmpi: object = None
+    # predefined attribute keys: the map (as a kind's "map") of the int their value points to,
+    # which each face applies before the user sees it; None: a plain number
+    attr_value_map: Optional[str] = None
     in_standard_abi: bool = True
     removed_in: Optional[str] = None
     mpich_assigned: bool = False
@@ -264,6 +267,7 @@ def load(spec_dir):
         seen.add(r['name'])
         c = Constant(name=r['name'], category=r['category'], c_type=r.get('c_type'), fortran_type=r.get('fortran_type'),
                      abi=r['abi'], mpich=r['mpich'], mpich_fortran=r.get('mpich_fortran'), openmpi=r.get('openmpi'),
+                     attr_value_map=r.get('attr_value_map'),
                      in_standard_abi=r.get('in_standard_abi', True), removed_in=_version(r, 'removed_in', where),
                      mpich_assigned=r.get('mpich_assigned', False))
         if c.in_standard_abi and c.abi is None:
