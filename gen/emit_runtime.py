@@ -38,7 +38,7 @@ def builtins(spec):
         if key in seen:
             seen[key][2].append(c.name)
             continue
-        entry = ['RT_B_' + c.name[4:], cls, [c.name]]
+        entry = ['RT_B_' + rt_name(c.name)[3:], cls, [c.name]]
         seen[key] = entry
         out.append(entry)
     return out

@@ -41,7 +41,11 @@ def emit(spec):
         'tests/constants_openmpi.expected': ''.join('%s %d\n' % (n, v) for n, v in ompi) +
                                             ''.join('%s &%s\n' % (n, s) for n, s in ompi_syms),
         'tests/not_compared.txt': ''.join('%s %s\n' % kv for kv in NOT_COMPARED.items()),
-        'tests/exports_c.txt': '\n'.join(sorted(set(c_syms) | {'MPIR_Dup_fn', 'MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY',
+        'tests/exports_c.txt': '\n'.join(sorted(set(c_syms) | {'MPIR_Dup_fn', 'MPIX_GPU_query_support', 'PMPIX_GPU_query_support',
+                                                              'MPIX_Query_cuda_support', 'PMPIX_Query_cuda_support',
+                                                              'MPIX_Query_ze_support', 'PMPIX_Query_ze_support',
+                                                              'MPIX_Query_hip_support', 'PMPIX_Query_hip_support',
+                                                              'MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY',
                                                               'MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE'})) + '\n',
         'tests/exports_abi.txt': '\n'.join(sorted(set(abi_syms))) + '\n',
         'tests/exports_fortran.txt': '\n'.join(sorted(set(f_syms))) + '\n',

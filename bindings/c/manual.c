@@ -90,6 +90,27 @@ FACE_API MPI_File MPI_File_fromint(int h) __attribute__((weak, alias("PMPI_File_
 
 /* ------------------------------------------------------------ MPICH ABI objects */
 
+/* MPICH's GPU queries (MPIX_GPU_query_support and the older per-vendor calls), which
+ * MPICH-built programs call: Switchyard moves host memory only, so no GPU is supported. */
+FACE_API int PMPIX_GPU_query_support(int gpu_type, int *is_supported)
+{
+    if (gpu_type != MPIX_GPU_SUPPORT_CUDA && gpu_type != MPIX_GPU_SUPPORT_ZE && gpu_type != MPIX_GPU_SUPPORT_HIP)
+        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, "MPIX_GPU_query_support",
+                                          "invalid argument 'gpu_type' = %d: not an MPIX_GPU_SUPPORT_* value", gpu_type));
+    if (!is_supported)
+        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, "MPIX_GPU_query_support",
+                                          "argument 'is_supported' is a null pointer"));
+    *is_supported = 0;
+    return MPI_SUCCESS;
+}
+FACE_API int MPIX_GPU_query_support(int, int *) __attribute__((weak, alias("PMPIX_GPU_query_support")));
+FACE_API int PMPIX_Query_cuda_support(void) { return 0; }
+FACE_API int PMPIX_Query_ze_support(void) { return 0; }
+FACE_API int PMPIX_Query_hip_support(void) { return 0; }
+FACE_API int MPIX_Query_cuda_support(void) __attribute__((weak, alias("PMPIX_Query_cuda_support")));
+FACE_API int MPIX_Query_ze_support(void) __attribute__((weak, alias("PMPIX_Query_ze_support")));
+FACE_API int MPIX_Query_hip_support(void) __attribute__((weak, alias("PMPIX_Query_hip_support")));
+
 FACE_API int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
                          void *attribute_val_out, int *flag)
 {

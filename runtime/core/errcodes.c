@@ -74,7 +74,8 @@ static const char *const class_text[] = {
 };
 #define NCLASS_TEXT ((int)(sizeof class_text / sizeof class_text[0]))
 
-/* The MPI_T_ERR_* return codes of the tool interface, which are classes too. */
+/* The MPI_T_ERR_* return codes of the tool interface and MPICH's MPIX_ERR_* classes, which
+ * are classes too. */
 static const char *tool_text(int cls)
 {
     switch (cls) {
@@ -96,6 +97,12 @@ static const char *tool_text(int cls)
     case RT_T_ERR_PVAR_NO_STARTSTOP: return "performance variable cannot be started or stopped";
     case RT_T_ERR_PVAR_NO_WRITE: return "performance variable cannot be written or reset";
     case RT_T_ERR_PVAR_NO_ATOMIC: return "performance variable cannot be read and reset atomically";
+    /* MPICH's fault-tolerance classes (MPIX_ERR_*), which MPICH-built programs test for */
+    case RT_X_ERR_PROC_FAILED: return "process failure";
+    case RT_X_ERR_PROC_FAILED_PENDING: return "a process failure has caused this request to be pending";
+    case RT_X_ERR_REVOKED: return "the communication object has been revoked";
+    case RT_X_ERR_EAGAIN: return "operation could not be issued: try again";
+    case RT_X_ERR_NOREQ: return "cannot allocate a request";
     default: return NULL;
     }
 }

@@ -66,10 +66,10 @@ static int op_row(int id)
     X(INTEGER, int32_t, uint32_t) X(INTEGER1, int8_t, unsigned) X(INTEGER2, int16_t, unsigned)     \
     X(INTEGER4, int32_t, uint32_t) X(INTEGER8, int64_t, uint64_t) INTEGER16(X)
 
-/* REAL2 / COMPLEX4 exist where the compiler has _Float16; REAL16 / COMPLEX32 are gfortran's
+/* REAL2 / COMPLEX4 / MPICH's MPIX_C_FLOAT16 exist where the compiler has _Float16; REAL16 / COMPLEX32 are gfortran's
  * REAL(16), IEEE quad (_Float128). */
 #ifdef __FLT16_MAX__
-#define REAL2(X) X(REAL2, _Float16, _Float16)
+#define REAL2(X) X(REAL2, _Float16, _Float16) X(X_C_FLOAT16, _Float16, _Float16)
 #define COMPLEX4(X) X(COMPLEX4, _Complex _Float16, _)
 #else
 #define REAL2(X)

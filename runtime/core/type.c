@@ -36,7 +36,7 @@ static const unsigned char builtin_size[RT_NBUILTINS] = {
     [RT_B_COMPLEX] = 8, [RT_B_DOUBLE_COMPLEX] = 16,
     [RT_B_INTEGER1] = 1, [RT_B_INTEGER2] = 2, [RT_B_INTEGER4] = 4, [RT_B_INTEGER8] = 8, [RT_B_INTEGER16] = 16,
     [RT_B_LOGICAL1] = 1, [RT_B_LOGICAL2] = 2, [RT_B_LOGICAL4] = 4, [RT_B_LOGICAL8] = 8, [RT_B_LOGICAL16] = 16,
-    [RT_B_REAL2] = 2, [RT_B_REAL4] = 4, [RT_B_REAL8] = 8, [RT_B_REAL16] = 16,
+    [RT_B_X_C_FLOAT16] = 2, [RT_B_REAL2] = 2, [RT_B_REAL4] = 4, [RT_B_REAL8] = 8, [RT_B_REAL16] = 16,
     [RT_B_COMPLEX4] = 4, [RT_B_COMPLEX8] = 8, [RT_B_COMPLEX16] = 16, [RT_B_COMPLEX32] = 32,
     [RT_B_LB] = 0, [RT_B_UB] = 0,
 };
