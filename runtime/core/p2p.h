@@ -30,6 +30,8 @@ int rt__progress(void);
 /* Blocks until done(arg) is true, progressing; spins briefly, then yields, then sleeps on
  * the transports' doorbells, so oversubscribed jobs keep moving. */
 void rt__wait_until(int (*done)(void *), void *arg);
+/* What to say when starting a send or receive failed with class err (p2p_request.c). */
+const char *rt__start_failure(int err);
 
 /* Asynchronous progress (progress_thread.c): started at the end of MPI_Init, stopped at the
  * start of MPI_Finalize (no-ops unless SWITCHYARD_ASYNC_PROGRESS=1); rt__progress_yield lets

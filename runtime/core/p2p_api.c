@@ -44,7 +44,7 @@ static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *
     err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     if (err) {
         rt__obj_release(&r->obj);
-        return rt_raise((rt_obj *)comm, err, fn, "cannot start the operation");
+        return rt_raise((rt_obj *)comm, err, fn, "%s", rt__start_failure(err));
     }
     *request = r;
     return RT_SUCCESS;

@@ -413,33 +413,40 @@ int rt_Request_free(rt_request **request)
     return RT_SUCCESS;
 }
 
-/* Starts persistent request r (inactive). */
-static int start(rt_request *r)
+const char *rt__start_failure(int err)
+{
+    return err == RT_ERR_BUFFER ? "no buffer attached with MPI_Buffer_attach (to the communicator or the process) "
+                                  "has room for the message"
+                                : "cannot start the operation";
+}
+
+/* Starts persistent request r (inactive); errors are raised naming fn. */
+static int start(rt_request *r, const char *fn)
 {
     if (!r || !r->persistent)
-        return RT_ERR(r ? r->comm : NULL, RT_ERR_REQUEST, "request is not a persistent request");
+        return rt_raise(r ? (rt_obj *)r->comm : NULL, RT_ERR_REQUEST, fn, "request is not a persistent request");
     if (r->active)
-        return RT_ERR(r->comm, RT_ERR_REQUEST, "persistent request is already active");
+        return rt_raise((rt_obj *)r->comm, RT_ERR_REQUEST, fn, "persistent request is already active");
     r->active = 1;
     r->complete = 0;
     r->need_ack = 0;
     r->tp_pending = 0;
     int err = r->kind == RT__REQ_COLL ? rt__coll_start(r)
               : r->kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
-    return err ? RT_ERR(r->comm, err, "cannot start the operation") : RT_SUCCESS;
+    return err ? rt_raise((rt_obj *)r->comm, err, fn, "%s", rt__start_failure(err)) : RT_SUCCESS;
 }
 
 /* MPI_Start. */
 int rt_Start(rt_request **request)
 {
-    return start(*request);
+    return start(*request, "MPI_Start");
 }
 
 /* MPI_Startall. */
 int rt_Startall(int count, rt_request **array_of_requests)
 {
     for (int i = 0; i < count; i++) {
-        int err = start(array_of_requests[i]);
+        int err = start(array_of_requests[i], "MPI_Startall");
         if (err)
             return err;
     }

@@ -22,7 +22,8 @@ void mx_usage(void)
         "  -x NAME[=VALUE]        the same; -x NAME passes NAME on (all of the environment\n"
         "                         is passed on anyway)\n"
         "  -l, --tag-output       prefix each line of output with \"[rank] \"\n"
-        "  --timeout SECONDS      kill the job when it runs longer (exit code 124)\n"
+        "  --timeout SECONDS      kill the job when it runs longer (exit code 124); the\n"
+        "                         environment variable MPIEXEC_TIMEOUT sets it too\n"
         "  -h, --help             this text\n"
         "  --                     ends the options\n"
         "\n"
@@ -34,7 +35,8 @@ void mx_usage(void)
         "\n"
         "exit status:\n"
         "  0        every rank exited with status 0\n"
-        "  N        a rank called MPI_Abort with code N (its low 8 bits), or a rank exited\n"
+        "  N        a rank called MPI_Abort with code N (its low 8 bits; 1 when those are 0\n"
+        "           and N is not), or a rank exited\n"
         "           with status N != 0\n"
         "  128+N    a rank was killed by signal N, or mpiexec got signal N (INT, TERM, HUP)\n"
         "  %-3d      a rank broke the PMI protocol or exited 0 before finalizing\n"
@@ -171,6 +173,9 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
     }
     if (i >= argc)
         return usage_error("no program to run");
+    const char *env = getenv("MPIEXEC_TIMEOUT"); /* as Hydra: seconds, --timeout wins */
+    if (o->timeout == 0 && env && *env && parse_timeout(env, &o->timeout) < 0)
+        return usage_error("MPIEXEC_TIMEOUT='%s' is not a number of seconds > 0", env);
     o->argv = argv + i;
     return 0;
 }

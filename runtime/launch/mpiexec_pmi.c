@@ -184,7 +184,8 @@ static void do_abort(struct mx_job *job, struct mx_rank *r, const struct rt__pmi
     /* relay what the rank printed before it aborted first */
     mx_io_read(job, r, 1, 1);
     mx_io_read(job, r, 2, 1);
-    mx_end(job, code & 0xff, SIGTERM, "rank %d called MPI_Abort with code %d%s%s", r->rank, code,
+    /* an exit status keeps 8 bits: a code that is not 0 must not end the job with 0 */
+    mx_end(job, (code & 0xff) || !code ? code & 0xff : 1, SIGTERM, "rank %d called MPI_Abort with code %d%s%s", r->rank, code,
            msg && *msg ? ": " : "", msg ? msg : "");
 }
 
