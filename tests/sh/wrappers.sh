@@ -1,5 +1,6 @@
-# wrappers.sh — mpicc, mpicc_abi and mpifort (+ mpif77, mpif90) show and run the right
-# commands: include and library paths of their face, no link flags when only compiling.
+# wrappers.sh — mpicc, mpicxx (mpic++), mpicc_abi and mpifort (+ mpif77, mpif90) show and run
+# the right commands: include and library paths of their face, no link flags when only
+# compiling; MPICH's and Open MPI's query flags and compiler variables work too.
 . tests/sh/lib.sh
 B=$(cd "$BUILD" && pwd)
 s=$("$B/bin/mpicc" -show -o x x.c); case $s in *"-I$B/include "*"-lmpi"*) ;; *) fail "mpicc -show: $s" ;; esac
@@ -12,4 +13,36 @@ done
 "$TMP/hello" | grep -q "rank 0 of 1" || fail "hello built by mpicc does not run"
 "$B/bin/mpicc_abi" -o "$TMP/hello_abi" examples/hello.c || fail "mpicc_abi cannot build examples/hello.c"
 "$TMP/hello_abi" | grep -q "rank 0 of 1" || fail "hello built by mpicc_abi does not run"
+for f in mpicxx mpic++; do
+    s=$("$B/bin/$f" -show -o x x.cc); case $s in *"-I$B/include "*"-lmpi"*) ;; *) fail "$f -show: $s" ;; esac
+done
+s=$("$B/bin/mpicc" -compile_info); case $s in *"-I$B/include"*) ;; *) fail "mpicc -compile_info: $s" ;; esac
+case $s in *-lmpi*) fail "mpicc -compile_info links: $s" ;; esac
+s=$("$B/bin/mpicc" -link_info); case $s in *"-lmpi"*) ;; *) fail "mpicc -link_info: $s" ;; esac
+s=$("$B/bin/mpicc" --showme:compile); [ "$s" = "-I$B/include" ] || fail "mpicc --showme:compile: $s"
+s=$("$B/bin/mpicc" --showme:link); case $s in "-L$B/lib "*"-lmpi") ;; *) fail "mpicc --showme:link: $s" ;; esac
+s=$("$B/bin/mpicc" --showme -c x.c); case $s in *-lmpi*) fail "mpicc --showme -c links: $s" ;; esac
+"$B/bin/mpifort" --showme:version | grep -q "Switchyard" || fail "mpifort --showme:version"
+# the compiler: SWITCHYARD_CC, else MPICH_CC, else OMPI_CC (likewise CXX and FC)
+s=$(MPICH_CC=cc-a OMPI_CC=cc-b "$B/bin/mpicc" -show x.c); case $s in "cc-a "*) ;; *) fail "MPICH_CC: $s" ;; esac
+s=$(OMPI_CC=cc-b "$B/bin/mpicc" -show x.c); case $s in "cc-b "*) ;; *) fail "OMPI_CC: $s" ;; esac
+s=$(SWITCHYARD_CC=cc-s MPICH_CC=cc-a "$B/bin/mpicc_abi" -show x.c); case $s in "cc-s "*) ;; *) fail "SWITCHYARD_CC: $s" ;; esac
+s=$(OMPI_CXX=cxx-b "$B/bin/mpicxx" -show x.cc); case $s in "cxx-b "*) ;; *) fail "OMPI_CXX: $s" ;; esac
+s=$(MPICH_FC=fc-a "$B/bin/mpif90" -show x.f90); case $s in "fc-a "*) ;; *) fail "MPICH_FC: $s" ;; esac
+# a C++ program builds and runs
+cat > "$TMP/hello.cc" <<'CXX'
+#include <mpi.h>
+#include <iostream>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    std::cout << "C++ rank " << r << std::endl;
+    MPI_Finalize();
+    return 0;
+}
+CXX
+"$B/bin/mpicxx" -o "$TMP/hellocxx" "$TMP/hello.cc" || fail "mpicxx cannot build a C++ program"
+"$TMP/hellocxx" | grep -q "C++ rank 0" || fail "the C++ program does not run"
 echo "wrappers work"
