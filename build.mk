@@ -109,7 +109,7 @@ LAUNCH_OBJ := $(call obj,launch,$(LAUNCH_SRC))
 all: $(BIN)/mpiexec $(BIN)/mpirun
 $(OBJ)/launch/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Iruntime/launch -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) -Iruntime/launch -DMX_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 $(BIN)/mpiexec: $(LAUNCH_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $(LAUNCH_OBJ)

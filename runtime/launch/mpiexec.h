@@ -38,6 +38,8 @@ struct mx_buf {
 
 struct mx_opts {
     int nranks;
+    int ppn;                /* -ppn: processes per node asked for (0: not given) */
+    int env_none;           /* -genvnone: the ranks get only -genv/-x settings and mpiexec's */
     int tag;                /* -l: prefix output lines with "[rank] " */
     double timeout;         /* seconds, 0 = none */
     char **env;             /* NAME=VALUE from -genv and -x, malloc'ed */
@@ -152,6 +154,11 @@ void mx_run(struct mx_job *job);
 
 /* mpiexec_shm.c: remove every /dev/shm entry whose name contains jobid. */
 void mx_shm_sweep(const char *jobid);
+
+/* mpiexec_hosts.c: a -host/-hosts list (comma separated, NAME[:N]) or host file must name
+ * only this machine: 0, or -1 after a message naming `what` and the host. */
+int mx_check_hosts(const char *list, const char *what);
+int mx_check_hostfile(const char *path);
 
 /* mpiexec_util.c: monotonic milliseconds. */
 long long mx_now_ms(void);

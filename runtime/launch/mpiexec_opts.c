@@ -1,5 +1,5 @@
 /* mpiexec_opts.c — mpiexec's command line: -n/-np, -genv, -x, -l/--tag-output, --timeout,
- * --help, then the program and its arguments. */
+ * hosts, Hydra's and Open MPI's accepted flags, --help, then the program and its arguments. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -22,6 +22,11 @@ void mx_usage(void)
         "  -x NAME[=VALUE]        the same; -x NAME passes NAME on (all of the environment\n"
         "                         is passed on anyway)\n"
         "  -l, --tag-output       prefix each line of output with \"[rank] \"\n"
+        "  -host/-hosts LIST, -f FILE   hosts (NAME[:N]); only this machine's names are accepted\n"
+        "  -ppn N                 processes per node (must cover -n: there is one node)\n"
+        "  -genvall, -genvnone    pass the whole environment (the default), or none of it\n"
+        "  --oversubscribe        accepted (never needed)\n"
+        "  --version              the version\n"
         "  --timeout SECONDS      kill the job when it runs longer (exit code 124); the\n"
         "                         environment variable MPIEXEC_TIMEOUT sets it too\n"
         "  -h, --help             this text\n"
@@ -161,6 +166,31 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
         } else if (strcmp(a, "-l") == 0 || strcmp(a, "--tag-output") == 0 ||
                    strcmp(a, "-prepend-rank") == 0) {
             o->tag = 1;
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0 || strcmp(a, "-V") == 0) {
+            printf("mpiexec (Switchyard %s): launches MPI jobs on this machine, serving PMI-1\n", MX_VERSION);
+            return 1;
+        } else if (strcmp(a, "--oversubscribe") == 0 || strcmp(a, "-oversubscribe") == 0 ||
+                   strcmp(a, "-genvall") == 0) {
+            /* accepted: ranks never need more cores than there are; the environment goes
+             * to the ranks anyway */
+        } else if (strcmp(a, "-genvnone") == 0) {
+            o->env_none = 1;
+        } else if (strcmp(a, "-host") == 0 || strcmp(a, "-hosts") == 0 || strcmp(a, "--host") == 0) {
+            if (!next)
+                return usage_error("%s needs a host list", a);
+            if (mx_check_hosts(next, a) < 0)
+                return -1;
+            i++;
+        } else if (strcmp(a, "-f") == 0 || strcmp(a, "-hostfile") == 0 || strcmp(a, "--hostfile") == 0) {
+            if (!next)
+                return usage_error("%s needs a host file", a);
+            if (mx_check_hostfile(next) < 0)
+                return -1;
+            i++;
+        } else if (strcmp(a, "-ppn") == 0) {
+            if (!next || parse_nranks(next, &o->ppn) < 0)
+                return usage_error("%s needs a number of processes per node", a);
+            i++;
         } else if (strcmp(a, "--timeout") == 0 || strncmp(a, "--timeout=", 10) == 0) {
             const char *v = a[9] == '=' ? a + 10 : next;
             if (!v || parse_timeout(v, &o->timeout) < 0)
@@ -173,6 +203,8 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
     }
     if (i >= argc)
         return usage_error("no program to run");
+    if (o->ppn && o->ppn < o->nranks)
+        return usage_error("-ppn %d: this machine is the only node, so it runs all %d ranks", o->ppn, o->nranks);
     const char *env = getenv("MPIEXEC_TIMEOUT"); /* as Hydra: seconds, --timeout wins */
     if (o->timeout == 0 && env && *env && parse_timeout(env, &o->timeout) < 0)
         return usage_error("MPIEXEC_TIMEOUT='%s' is not a number of seconds > 0", env);

@@ -110,7 +110,7 @@ static char **build_env(struct mx_job *job, struct own_vars *v)
     while (environ[n])
         n++;
     env = mx_xmalloc((n + (size_t)job->opt.nenv + 6) * sizeof *env);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && !job->opt.env_none; i++)
         if (!overridden(&job->opt, environ[i]))
             env[k++] = environ[i];
     for (int i = 0; i < job->opt.nenv; i++) {
