@@ -26,7 +26,7 @@ ABI_INC := $(RT_INC) -I$(INC)/abi -Ibindings/common -Iabi -I$(GEN)/abi
 HEADERS := $(INC)/mpi.h $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h $(INC)/mpif.h
 # The version the wrappers report: the one the generated headers carry.
 VERSION := $(shell sed -n 's/^\#define SWITCHYARD_VERSION "\(.*\)"/\1/p' gen/templates/mpi_mpich.h.j2)
-WRAPPERS := $(BIN)/mpicc $(BIN)/mpicxx $(BIN)/mpic++ $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90
+WRAPPERS := $(BIN)/switchyard_info $(BIN)/mpicc $(BIN)/mpicxx $(BIN)/mpic++ $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90
 LIBS_OUT := $(LIB)/libmpi.so.12 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so $(LIB)/libmpifort.so.12 \
 	$(LIB)/libmpifort.so $(LIB)/libmpi_abi.so.1 $(LIB)/libmpi_abi.so
 
@@ -94,7 +94,7 @@ $(BIN)/.mpiwrap: bindings/wrappers/.mpiwrap.in
 	chmod +x $@
 $(BIN)/%: bindings/wrappers/%.in $(BIN)/.mpiwrap
 	@mkdir -p $(dir $@)
-	sed -e 's|@CC@|$(CC)|g' -e 's|@FC@|$(FC)|g' -e 's|@CXX@|$(CXX)|g' $< > $@
+	sed -e 's|@CC@|$(CC)|g' -e 's|@FC@|$(FC)|g' -e 's|@CXX@|$(CXX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 	chmod +x $@
 $(BIN)/mpif77 $(BIN)/mpif90: $(BIN)/mpifort
 	ln -sf mpifort $@

@@ -45,4 +45,8 @@ int main(int argc, char **argv)
 CXX
 "$B/bin/mpicxx" -o "$TMP/hellocxx" "$TMP/hello.cc" || fail "mpicxx cannot build a C++ program"
 "$TMP/hellocxx" | grep -q "C++ rank 0" || fail "the C++ program does not run"
+# switchyard_info tells the version, the prefix and the faces, with every library present
+s=$("$B/bin/switchyard_info") || fail "switchyard_info failed"
+case $s in "Switchyard "*"prefix:        $B"*"libmpi_abi.so.1"*) ;; *) fail "switchyard_info: $s" ;; esac
+case $s in *missing:*) fail "switchyard_info reports a missing library: $s" ;; esac
 echo "wrappers work"
