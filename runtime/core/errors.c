@@ -3,6 +3,7 @@
 #include "rt_internal.h"
 
 #include "pmi.h"
+#include "pmi_wire.h" /* RT_FATAL_PREFIX */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,22 +26,30 @@ const char *rt__mpi_name(const char *fn, char *buf, size_t n)
 /* Ends the job with exit status `status`. Singleton: exits the process (stdio flushed,
  * atexit handlers run). A second call while exiting (e.g. from an atexit handler) exits
  * at once. Never returns. */
-_Noreturn void rt__abort_job(int status)
+static _Noreturn void end_job(int status, const char *why)
 {
     if (rt__g.err.aborting)
         _exit(status);
     rt__g.err.aborting = 1;
     fflush(NULL);
     if (rt__g.life.state == RT_STATE_INITIALIZED && !rt__pmi_singleton())
-        rt__pmi_abort(status, "fatal error"); /* the launcher ends the whole job */
+        rt__pmi_abort(status, why); /* the launcher ends the whole job */
     exit(status);
 }
 
-/* Prints "Switchyard: fatal error: <msg>" to stderr, ends the job with status 1. */
+_Noreturn void rt__abort_job(int status)
+{
+    end_job(status, "MPI_Abort");
+}
+
+/* Prints "Switchyard: fatal error: <msg>" to stderr, ends the job with status 1; the launcher
+ * is told it was a fatal error (RT_FATAL_PREFIX), not a call of MPI_Abort. */
 _Noreturn void rt__fatal(const char *msg)
 {
+    char why[512];
     fprintf(stderr, "Switchyard: fatal error: %s\n", msg);
-    rt__abort_job(1);
+    snprintf(why, sizeof why, RT_FATAL_PREFIX "%s", msg);
+    end_job(1, why);
 }
 
 /* RT_SUCCESS while MPI is initialized and not finalized; otherwise a fatal error

@@ -185,8 +185,13 @@ static void do_abort(struct mx_job *job, struct mx_rank *r, const struct rt__pmi
     mx_io_read(job, r, 1, 1);
     mx_io_read(job, r, 2, 1);
     /* an exit status keeps 8 bits: a code that is not 0 must not end the job with 0 */
-    mx_end(job, (code & 0xff) || !code ? code & 0xff : 1, SIGTERM, "rank %d called MPI_Abort with code %d%s%s", r->rank, code,
-           msg && *msg ? ": " : "", msg ? msg : "");
+    int status = (code & 0xff) || !code ? code & 0xff : 1;
+    size_t fatal = strlen(RT_FATAL_PREFIX);
+    if (msg && strncmp(msg, RT_FATAL_PREFIX, fatal) == 0) /* not the user's MPI_Abort */
+        mx_end(job, status, SIGTERM, "rank %d ended the job on a fatal error: %s", r->rank, msg + fatal);
+    else
+        mx_end(job, status, SIGTERM, "rank %d called MPI_Abort with code %d%s%s", r->rank, code,
+               msg && *msg ? ": " : "", msg ? msg : "");
 }
 
 /* Serve one request line (NUL-terminated, newline removed, len bytes). */

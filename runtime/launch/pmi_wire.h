@@ -7,6 +7,10 @@
 
 #define RT__PMIW_MAX_FIELDS 16
 
+/* The start of a cmd=abort message that says the process ended the job on a fatal error
+ * (an error handler, a runtime failure), not by calling MPI_Abort. */
+#define RT_FATAL_PREFIX "fatal error: "
+
 struct rt__pmiw_field {
     const char *key;
     const char *value;

@@ -1,5 +1,6 @@
 # launch_exit_codes.sh — MPI_Abort codes reach mpiexec's exit status in 8 bits without
-# turning into success (256 exited 0), and MPIEXEC_TIMEOUT works as --timeout does.
+# turning into success (256 exited 0), a fatal error is not reported as a call of MPI_Abort,
+# and MPIEXEC_TIMEOUT works as --timeout does.
 . tests/sh/lib.sh
 MPIEXEC="$BUILD/bin/mpiexec"
 cat > "$TMP/ab.c" <<'C'
@@ -14,6 +15,19 @@ for pair in 3:3 255:255 256:1 512:1 257:1 -1:255; do
     rc=$?
     [ "$rc" = "$want" ] || fail "MPI_Abort($code): mpiexec exited $rc, expected $want"
 done
+cat > "$TMP/fatal.c" <<'C'
+#include <mpi.h>
+int main(int argc, char **argv) { int x = 0; MPI_Init(&argc, &argv); MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD); return 0; }
+C
+"$BUILD/bin/mpicc" -o "$TMP/fatal" "$TMP/fatal.c" || fail "cannot build the fatal-error program"
+timeout 30 "$MPIEXEC" -n 2 "$TMP/fatal" > /dev/null 2> "$TMP/err"
+rc=$?
+[ "$rc" = 1 ] || fail "a fatal error: exit $rc, expected 1"
+grep -q "ended the job on a fatal error: MPI_Send: invalid rank 'dest' = 99" "$TMP/err" ||
+    { cat "$TMP/err" >&2; fail "a fatal error is not reported as one"; }
+grep -q "called MPI_Abort" "$TMP/err" && fail "a fatal error reported as a call of MPI_Abort"
+timeout 30 "$MPIEXEC" -n 1 "$TMP/ab" 9 > /dev/null 2> "$TMP/err"
+grep -q "rank 0 called MPI_Abort with code 9" "$TMP/err" || fail "MPI_Abort is not reported as such"
 MPIEXEC_TIMEOUT=1 timeout 30 "$MPIEXEC" -n 2 sleep 20 > /dev/null 2> "$TMP/err"
 rc=$?
 [ "$rc" = 124 ] || fail "MPIEXEC_TIMEOUT=1: exit $rc, expected 124"
