@@ -48,7 +48,8 @@ void ff_logicals_out(const int *c, MPI_Fint *f, MPI_Fint n);
 /* INTEGER addresses (MPI-1 calls) widened to MPI_Aint; the caller frees the copy. */
 MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
 /* The value Fortran sees for an attribute read through C: predefined keys (integer
- * handles of the builtin kind) hold pointers to int in C and plain values in Fortran. */
+ * handles of the builtin kind) hold pointers to int in C (MPI_WIN_SIZE: to MPI_Aint;
+ * MPI_WIN_BASE: the address itself) and plain values in Fortran. */
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
 
 /* The C face's extra (bindings/c/handles.c): marks the callbacks of the keyval just made by a

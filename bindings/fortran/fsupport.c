@@ -80,7 +80,12 @@ MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n)
 
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
 {
-    if (((uint32_t)keyval >> 30) == 1u) /* a predefined attribute: C gets a pointer to int */
+    /* mpif.h's predefined keyvals are the C ones + 1 (MPICH's numbering); C accepts both */
+    if (keyval == MPI_WIN_BASE || keyval == MPI_WIN_BASE + 1) /* C gets the address itself */
+        return (MPI_Aint)c_value;
+    if (keyval == MPI_WIN_SIZE || keyval == MPI_WIN_SIZE + 1) /* C gets a pointer to MPI_Aint */
+        return c_value ? *(MPI_Aint *)c_value : 0;
+    if (((uint32_t)keyval >> 30) == 1u) /* any other predefined attribute: C gets a pointer to int */
         return c_value ? *(int *)c_value : 0;
     return (MPI_Aint)c_value;
 }

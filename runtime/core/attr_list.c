@@ -12,6 +12,8 @@ struct rt__attrs *rt__attrs_of(rt_obj *o)
         return &((rt_comm *)o)->attrs;
     if (o && o->cls == RT_CLASS_DATATYPE)
         return &((rt_type *)o)->attrs;
+    if (o && o->cls == RT_CLASS_WIN)
+        return &((rt_win *)o)->attrs;
     return NULL;
 }
 

@@ -36,13 +36,13 @@ int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const c
 
     if (!rt_obj_is(kv, RT_CLASS_KEYVAL))
         return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s'%s", arg, kv ? "" : " = MPI_KEYVAL_INVALID");
+    if (!kv->freed && kv->obj.subkind == cls)
+        return RT_SUCCESS; /* the hot path: no message formatted */
     describe(kv, d, sizeof d);
     if (kv->freed)
         return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: it was freed", arg, d);
-    if (kv->obj.subkind != cls)
-        return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: a %s keyval, not a %s keyval", arg, d,
-                        kind_name(kv->obj.subkind), kind_name(cls));
-    return RT_SUCCESS;
+    return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: a %s keyval, not a %s keyval", arg, d,
+                    kind_name(kv->obj.subkind), kind_name(cls));
 }
 
 /* See rt_internal.h. */

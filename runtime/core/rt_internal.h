@@ -42,8 +42,8 @@ struct rt__attr {
     rt_aint val;         /* the address-sized value (docs/internals.md, "Attributes") */
 };
 
-/* The attributes cached on one object (communicators and datatypes; windows are to embed the
- * same struct). Newest first: set order reversed, which is the order of deletion. */
+/* The attributes cached on one object (communicators, datatypes, windows). Newest first: set
+ * order reversed, which is the order of deletion. */
 struct rt__attrs {
     struct rt__attr *head;
 };
@@ -125,6 +125,7 @@ struct rt_win {
     int flavor;                      /* RT_WIN_FLAVOR_* */
     void *base;                      /* this process's memory (MPI_WIN_BASE) */
     rt_aint size, disp_unit;         /* this process's (MPI_WIN_SIZE, MPI_WIN_DISP_UNIT) */
+    int disp_unit_int;               /* disp_unit as the int MPI_WIN_DISP_UNIT points to */
     struct { rt_aint size, disp_unit; } *peers; /* every rank's, by rank */
     void *mem;                       /* MPI_Win_allocate: the memory (owned) */
     void *shm;                       /* MPI_Win_allocate_shared: the whole mapping */
@@ -134,6 +135,7 @@ struct rt_win {
     int nattached;
     rt_info *info;                   /* hints (owned), or NULL */
     char name[RT_MAX_OBJECT_NAME];
+    struct rt__attrs attrs;          /* cached attributes (attr_list.c, win_attr.c) */
 };
 /* Releases what a window holds (memory, mapping, communicator, hints, handler); may run
  * twice (MPI_Win_free, then the object's destructor). */
@@ -546,8 +548,8 @@ int rt__tag_ub(void);
 /* At init: fills rt__g.attr from rt__g.world. */
 void rt__attr_init(void);
 
-/* The attribute list of a live object that can cache attributes (communicators, datatypes), NULL for
- * any other. */
+/* The attribute list of a live object that can cache attributes (communicators, datatypes,
+ * windows), NULL for any other. */
 struct rt__attrs *rt__attrs_of(rt_obj *o);
 /* Set, get and delete one attribute of an object that can cache (rt__attrs_of(o) != NULL;
  * kv checked by the caller). set: an existing value goes to the delete callback first, whose

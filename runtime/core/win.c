@@ -2,6 +2,7 @@
  * MPI_Win_free, attach/detach, shared queries, group, name, info and error handlers. */
 #include "rt_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 int rt__all_ok(rt_comm *comm, int ok, int *err)
@@ -52,6 +53,7 @@ static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm
     }
     w->size = size;
     w->disp_unit = disp_unit;
+    w->disp_unit_int = disp_unit > INT_MAX ? INT_MAX : (int)disp_unit;
     w->flavor = flavor;
     w->errh = (rt_errhandler *)rt_builtins[RT_B_ERRORS_ARE_FATAL];
     rt__obj_retain(&w->errh->obj);
@@ -78,6 +80,7 @@ void rt__win_destroy(rt_obj *o)
         rt__obj_release(&w->info->obj);
     if (w->errh)
         rt__obj_release(&w->errh->obj);
+    rt__attrs_clear(o); /* MPI_Win_free deleted them: left only if it never ran */
     w->mem = NULL, w->peers = NULL, w->attached = NULL, w->comm = NULL, w->info = NULL, w->errh = NULL;
 }
 
@@ -175,15 +178,23 @@ int rt_Win_detach(rt_win *win, const void *base)
     return RT_ERR(win, RT_ERR_RMA_ATTACH, "no region is attached at %p", base);
 }
 
-/* MPI_Win_free: collective; no process returns before every process has called it; then
- * the window's memory (allocate, allocate_shared) is gone and *win = NULL. */
+/* MPI_Win_free: collective; first the window's attributes are deleted, newest first (delete
+ * callbacks); no process returns before every process has called it; then the window's
+ * memory (allocate, allocate_shared) is gone and *win = NULL. A delete callback's error on
+ * any process fails the call everywhere and leaves the window valid: the process whose
+ * callback failed returns its code (the attribute and those set before it kept), the others
+ * RT_ERR_OTHER with their attributes gone. */
 int rt_Win_free(rt_win **win)
 {
     rt_win *w = *win;
-    rt__team t = rt__team_of(w->comm);
-    int err = rt__coll_barrier(&t);
-    if (err)
-        return win_failed(&w->obj, err, __func__);
+    int cb = rt__attrs_delete_all(&w->obj, __func__), err;
+    if (!rt__all_ok(w->comm, cb == RT_SUCCESS, &err)) { /* also the barrier */
+        if (cb != RT_SUCCESS)
+            return cb; /* raised by rt__attrs_delete_all */
+        if (err)
+            return win_failed(&w->obj, err, __func__);
+        return RT_ERR(w, RT_ERR_OTHER, "a delete callback failed on another process: the window stays");
+    }
     rt__win_destroy(&w->obj);
     rt__obj_release(&w->obj);
     *win = NULL;
