@@ -13,6 +13,12 @@
 
 extern const rt_face af_face;
 
+/* Set (once, when the library loads) when SWITCHYARD_ABI_BACKEND names a foreign library: every
+ * generated entry point then forwards to afb_<Name>() (backend.c, build/gen/abi/backend_fwd.c). */
+extern int af_backend;
+/* Generated: resolves MPICH's PMPI_* functions and constants in the dlopen'ed lib; 0 if unusable. */
+int afb_resolve(void *lib);
+
 /* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
 int af_builtin_id(intptr_t v);        /* handles other than keyvals; -1 if none */
 int af_builtin_keyval_id(intptr_t v); /* predefined keyvals (attribute keys); -1 if none */

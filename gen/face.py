@@ -116,7 +116,8 @@ def emit_face(spec, face, outdir):
             b = convert.body(p, large, face.prefix)
             funcs.append({'name': name, 'proc': p, 'proto': cdecl.c_prototype(p, name, large, 'P'),
                           'ret': cdecl.c_return(p), 'body': b,
-                          'rt_call': 'rt_%s(%s)' % (p.short, ', '.join(b.args)), 'before_init': p.before_init})
+                          'rt_call': 'rt_%s(%s)' % (p.short, ', '.join(b.args)), 'before_init': p.before_init,
+                          'args': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs']})
     decode, decode_keyval, encode = builtin_values(spec, face)
     ctx = dict(F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
                rt_class=cdecl.RT_CLASS, handle_err=convert.HANDLE_ERR, maps=maps(spec, face),

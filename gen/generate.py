@@ -10,6 +10,7 @@ import emit_runtime  # noqa: E402
 import emit_c  # noqa: E402
 import emit_fortran  # noqa: E402
 import emit_abi  # noqa: E402
+import emit_backend  # noqa: E402
 import emit_testdata  # noqa: E402
 
 
@@ -45,7 +46,7 @@ def main(argv):
         sys.stderr.write('spec error: %s\n' % e)
         return 1
     files = {}
-    for emitter in (emit_runtime, emit_c, emit_fortran, emit_abi, emit_testdata):
+    for emitter in (emit_runtime, emit_c, emit_fortran, emit_abi, emit_backend, emit_testdata):
         files.update(emitter.emit(spec))
     write_all(argv[2], files)
     return 0

@@ -1,0 +1,259 @@
+# Emits the standard-ABI face's forwarding to a foreign MPICH-ABI library (issue 8): one afb_<Name>()
+# per entry point, converting arguments by their kinds to MPICH's ABI and the results back.
+import cdecl
+import emit_c
+import face
+from render import render
+
+FILE_CLASS = 'file'  # MPICH's MPI_File is a pointer; every other handle an int
+
+
+class Unsupported(Exception):
+    """A parameter whose kind this slice does not convert: the procedure answers
+    MPI_ERR_UNSUPPORTED_OPERATION."""
+
+
+def _handle_values(spec):
+    """{class: [(abi value, mpich value, name)]} for predefined handles and null handles."""
+    null_of = {n: h for h, n in face.NULL_NAME.items()}
+    out = {}
+    for c in spec.constants:
+        cls = c.handle or null_of.get(c.name) or ('keyval' if c.category == 'ENV_INQ_AND_ATTR_KEYS' else None)
+        if cls and isinstance(c.abi, int) and isinstance(c.mpich, int) and c.in_standard_abi:
+            out.setdefault(cls, []).append((c.abi, c.mpich, c.name))
+    return out
+
+
+def _tables(spec):
+    vals = _handle_values(spec)
+    table, lim = {}, 1024
+    for cls, pairs in vals.items():
+        if cls in ('keyval', FILE_CLASS):
+            continue
+        for a, m, n in pairs:
+            if not 0 <= a < lim:
+                raise ValueError('%s: standard-ABI value %d is not a small predefined handle' % (n, a))
+            if table.get(a, m) != m:
+                raise ValueError('%s: standard value %d maps to two MPICH values' % (n, a))
+            table[a] = m
+    outs = {}
+    nulls = set(face.NULL_NAME.values())
+    for cls, pairs in vals.items():
+        seen, lst = set(), []
+        # a constant MPICH lacks has its null handle's value there (MPI_INTEGER16): null wins
+        for a, m, n in sorted(pairs, key=lambda x: x[2] not in nulls):
+            if m not in seen:
+                seen.add(m)
+                lst.append((m, a, n))
+        outs[cls] = lst
+    return sorted(table.items()), outs
+
+
+def _symbols(spec):
+    """MPICH's values that are addresses ({symbol}): callback functions and sentinel variables."""
+    out = []
+    for c in spec.constants:
+        if isinstance(c.mpich, dict) and c.in_standard_abi and c.c_type:
+            s = c.mpich['symbol']
+            if s not in [x[0] for x in out]:
+                out.append((s, 'function' in c.c_type))
+    return out
+
+
+class Ctx:
+    def __init__(self, spec):
+        self.spec = spec
+        self.by_name = {c.name: c for c in spec.constants}
+        self.symbols = _symbols(spec)
+        self.sym_index = {s: i for i, (s, _) in enumerate(self.symbols)}
+        mp = face.maps(spec, emit_c.CONFIG)
+        self.maps = mp
+
+    def sym(self, name):
+        return 'afb_sym[%d] /* %s */' % (self.sym_index[name], name)
+
+
+def _map_fn(m, d):
+    kind, _, cat = m.partition(':')
+    return 'afb_%s_%s' % ('%s_%s' % (kind, cat.lower()) if cat else kind, d)
+
+
+def _length(p, names):
+    L = p.length
+    if isinstance(L, str) and L in names:
+        q = names[L]
+        return L if (q.dir == 'in' or q.pointer is False) else '(%s ? *%s : 0)' % (L, L)
+    if L == '*' and p.kind.cls == 'status':
+        return 'count' if 'count' in names else 'incount'
+    return None
+
+
+def forward(ctx, proc, name, large):
+    """The body of afb_<Name>: dict(decls, pre, args, mtypes, post, cleanup), or Unsupported."""
+    params = proc.c_params(large)
+    names = {p.name: p for p in params}
+    b = dict(decls=[], pre=[], args=[], mtypes=[], post=[], cleanup=[])
+    for p in params:
+        _param(ctx, proc, p, names, large, b)
+    return b
+
+
+def _temp_array(b, a, ctype, n, length, conv_in):
+    b['decls'].append('%s *%s = NULL;' % (ctype, a))
+    fill = ' for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s;' % (length, a, conv_in) if conv_in else ''
+    b['pre'].append('if (%s && (%s) > 0) { %s = malloc(sizeof *%s * (size_t)(%s)); if (!%s) { rc_ = AFB_M_ERR_NO_MEM; goto out; }%s }'
+                    % (n, length, a, a, length, a, fill))
+    b['cleanup'].append('free(%s);' % a)
+
+
+def _param(ctx, proc, p, names, large, b):
+    k, n, a = p.kind, p.name, 'm_' + p.name
+    cls = k.cls
+    decls, pre, args, mt, post = b['decls'], b['pre'], b['args'], b['mtypes'], b['post']
+    scalar = not p.is_array
+    if cls == 'handle':
+        h = k.handle
+        if h == FILE_CLASS:
+            mtype, conv_in, conv_out = 'void *', 'afb_file_in(%s)', 'afb_file_out(%s)'
+        elif h == 'keyval':
+            mtype, conv_in, conv_out = 'int', 'afb_keyval_in(%s)', 'afb_keyval_out(%s)'
+        else:
+            mtype, conv_in, conv_out = 'int', 'afb_handle_in((intptr_t)(%s))', 'afb_' + h + '_out(%s)'
+        if scalar and p.dir == 'in' and not p.pointer:
+            mt.append(mtype)
+            args.append(conv_in % n)
+        elif scalar:
+            decls.append('%s %s = %s;' % (mtype, a, '0' if p.dir == 'out' else conv_in % ('*' + n)))
+            mt.append(mtype + ' *')
+            args.append('&' + a)
+            if p.dir != 'in':
+                post.append('*%s = (%s)%s;' % (n, face.HANDLE_CTYPE[h], conv_out % a))
+        else:
+            ln = _length(p, names)
+            if ln is None and p.length == '*' and 'comm' in names and 'eighbor' not in proc.name:
+                ln = 'afb_peers(afb_handle_in((intptr_t)comm))'
+            if ln is None:
+                raise Unsupported('array %s of unknown length' % n)
+            _temp_array(b, a, mtype, n, ln, conv_in % ('%s[i_]' % n) if p.dir != 'out' else None)
+            mt.append(mtype + ' *')
+            args.append(a)
+            if p.dir != 'in':
+                post.append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = (%s)%s;'
+                            % (a, ln, n, face.HANDLE_CTYPE[h], conv_out % ('%s[i_]' % a)))
+    elif cls == 'buffer':
+        mt.append('void *')
+        args.append('afb_buffer_in(%s)' % n)
+    elif cls in ('c_pointer', 'attribute', 'extra_state', 'string', 'string_array', 'string_2darray', 'argv'):
+        mt.append('void *')
+        args.append('(void *)%s' % n)
+    elif cls == 'status':
+        _status(p, names, b)
+    elif cls == 'function':
+        _function(ctx, p, b)
+    elif cls == 'varargs':
+        mt.append('...')
+    elif cls in ('int', 'aint', 'offset', 'count', 'double', 'logical'):
+        _number(ctx, proc, p, names, large, b)
+    else:  # tool handles, Fortran handles and statuses
+        raise Unsupported('kind %s' % k.name)
+
+
+def _number(ctx, proc, p, names, large, b):
+    k, n, a = p.kind, p.name, 'm_' + p.name
+    base = cdecl.c_base(p, large)
+    m = k.map
+    if not p.is_array and (p.dir == 'in' or p.pointer is False):
+        b['mtypes'].append(base)
+        b['args'].append(('%s(%s)' % (_map_fn(m, 'in'), n)) if (m and m != 'weights') else n)
+        return
+    b['mtypes'].append('void *')
+    if m == 'weights':
+        b['args'].append('afb_weights_in(%s)' % n)
+        return
+    ln = _length(p, names) if p.is_array else None
+    if not m or (p.is_array and ln is None) or (proc.name == 'MPI_Type_get_contents'):
+        # plain numbers (same layout in both ABIs), and arrays whose constants this slice leaves as
+        # they are: '*'-long rank lists and [n][3] ranges hold ranks, not sentinels
+        b['args'].append('(void *)%s' % n)
+        return
+    if not p.is_array:
+        b['decls'].append('int %s = %s;' % (a, '0' if p.dir == 'out' else '%s(*%s)' % (_map_fn(m, 'in'), n)))
+        b['args'].append('%s ? &%s : NULL' % (n, a))
+        b['post'].append('if (%s) *%s = %s(%s);' % (n, n, _map_fn(m, 'out'), a))
+        return
+    if p.dir == 'in':
+        _temp_array(b, a, 'int', n, ln, '%s(%s[i_])' % (_map_fn(m, 'in'), n))
+        b['args'].append('%s ? %s : (void *)%s' % (a, a, n))
+    else:
+        b['args'].append('(void *)%s' % n)
+        b['post'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s(%s[i_]);'
+                         % (n, ln, n, _map_fn(m, 'out'), n))
+
+
+def _status(p, names, b):
+    n, a = p.name, 'm_' + p.name
+    b['mtypes'].append('void *')
+    if not p.is_array:
+        b['decls'].append('afb_mstatus %s;' % a)
+        b['pre'].append('if (%s) afb_status_in(%s, &%s);' % (n, n, a))
+        b['args'].append('%s ? (void *)&%s : AFB_M_STATUS_IGNORE' % (n, a))
+        if p.dir != 'in':
+            b['post'].append('if (%s) afb_status_out(&%s, %s);' % (n, a, n))
+        return
+    ln = _length(p, names)
+    _temp_array(b, a, 'afb_mstatus', n, ln, None)
+    b['pre'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) afb_status_in(&%s[i_], &%s[i_]);' % (a, ln, n, a))
+    b['args'].append('%s ? (void *)%s : AFB_M_STATUS_IGNORE' % (a, a))
+    b['post'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) afb_status_out(&%s[i_], &%s[i_]);' % (a, ln, a, n))
+
+
+def _function(ctx, p, b):
+    n, a = p.name, 'm_' + p.name
+    pre = [c for c in ctx.spec.predefined_callbacks if c['type'] == p.func_type]
+    if not pre:
+        raise Unsupported('user callback %s' % n)
+    b['decls'].append('void (*%s)(void) = NULL;' % a)
+    tests = []
+    for c in (ctx.by_name[x['name']] for x in pre):
+        if isinstance(c.mpich, dict):
+            val = '(void (*)(void))%s' % ctx.sym(c.mpich['symbol'])
+        else:
+            val = '(void (*)(void))(intptr_t)%d' % c.mpich
+        tests.append('if ((intptr_t)%s == %d) %s = %s; /* %s */' % (n, c.abi, a, val, c.name))
+    b['pre'].append(' else '.join(tests) + ' else { rc_ = AFB_M_ERR_UNSUPPORTED; goto out; } /* user callbacks: not yet */')
+    b['mtypes'].append('void (*)(void)')
+    b['args'].append(a)
+
+
+def emit(spec):
+    ctx = Ctx(spec)
+    funcs = []
+    procs = [p for p in spec.procedures if not cdecl.face_manual(p)]
+    for p in procs:
+        for name, large in p.c_variants():
+            f = {'name': name, 'short': name[4:], 'ret': cdecl.c_return(p),
+                 'proto': cdecl.c_prototype(p, 'afb_' + name[4:], large),
+                 'pnames': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs']}
+            try:
+                f['body'] = forward(ctx, p, name, large)
+                f['why'] = None
+            except Unsupported as e:
+                f['body'], f['why'] = None, str(e)
+            if f['body'] and f['ret'] != 'int' and (f['body']['decls'] or f['body']['pre'] or f['body']['post']):
+                raise ValueError('%s: a non-int result with arguments to convert' % name)
+            funcs.append(f)
+    table, outs = _tables(spec)
+    by_name = ctx.by_name
+    ignore = by_name['MPI_STATUS_IGNORE'].mpich
+    bufs = [(c.abi, c.mpich, c.name) for c in spec.constants_in('BUFFER_ADDR_CONSTANTS')
+            if isinstance(c.mpich, int) and c.abi != c.mpich]
+    weights = [(by_name[n].abi, by_name[n].mpich['symbol'], n) for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY')]
+    files = {}
+    common = dict(funcs=funcs, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
+                  sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
+                  err_unsupported=by_name['MPI_ERR_UNSUPPORTED_OPERATION'].mpich,
+                  err_no_mem=by_name['MPI_ERR_NO_MEM'].mpich, ctypes=face.HANDLE_CTYPE)
+    files['abi/afb_procs.h'] = render('backend_procs.h.j2', **common)
+    files['abi/backend_fwd.c'] = render('backend_fwd.c.j2', **common)
+    return files
+

@@ -1,0 +1,53 @@
+# abi_backend_mpich.sh — standard-ABI programs built once with mpicc_abi run on Debian MPICH's
+# libmpich.so.12 with SWITCHYARD_ABI_BACKEND=mpich, under Switchyard's mpiexec (issue 8).
+. tests/sh/lib.sh
+LIBMPICH=/usr/lib/x86_64-linux-gnu/libmpich.so.12
+[ -f "$LIBMPICH" ] || skip "Debian's MPICH library is not installed ($LIBMPICH)"
+[ -z "${SWITCHYARD_TEST_PRELOAD:-}" ] || skip "RTLD_DEEPBIND (the backend's dlopen) cannot run under the sanitizers"
+run() { # nprocs program: runs it on MPICH through the shim
+    SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n "$1" "$2" || fail "$2 on $1 ranks failed on MPICH"
+}
+# the run really goes through MPICH: the library version names it, the default names Switchyard
+cat > "$TMP/libver.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len, rank, size, sum, got = -1, count = -1;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Get_library_version(v, &len);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        MPI_Send(&sum, 1, MPI_INT, size - 1, 7, MPI_COMM_WORLD);
+    if (rank == size - 1) {
+        MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_INT, &count);
+        if (got != size * (size - 1) / 2 || st.MPI_SOURCE != 0 || st.MPI_TAG != 7 || count != 1)
+            return printf("bad receive: %d from %d tag %d count %d\n", got, st.MPI_SOURCE, st.MPI_TAG, count), 1;
+    }
+    if (rank == 0)
+        printf("library: %.20s\n", v);
+    MPI_Finalize();
+    return 0;
+}
+C
+"$BUILD/bin/mpicc_abi" -o "$TMP/libver" "$TMP/libver.c" || fail "mpicc_abi cannot build the version program"
+out=$(SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n 2 "$TMP/libver") || fail "the version program failed on MPICH: $out"
+case $out in *"library: MPICH"*) ;; *) fail "MPI_Get_library_version does not name MPICH: $out" ;; esac
+out=$(timeout 60 "$BUILD/bin/mpiexec" -n 2 "$TMP/libver") || fail "the version program failed on Switchyard: $out"
+case $out in *MPICH*) fail "the default backend ran MPICH: $out" ;; esac
+# a library that cannot load: a clear message and exit status 1
+SWITCHYARD_ABI_BACKEND=/nonexistent/libmpich.so.12 "$TMP/libver" 2> "$TMP/err" && fail "a missing backend library was accepted"
+grep -q "/nonexistent/libmpich.so.12" "$TMP/err" || fail "the message does not name the library: $(cat "$TMP/err")"
+# existing standard-ABI test programs, built once, on MPICH
+run 1 "$BUILD/tests/abi/init_finalize"
+run 1 "$BUILD/tests/abi/init_thread"
+run 1 "$BUILD/tests/abi/info"
+run 1 "$BUILD/tests/abi/p2p_complete_once"
+run 2 "$BUILD/tests/abi/p2p_ring"
+run 4 "$BUILD/tests/abi/p2p_ring"
+echo "standard-ABI programs ran on MPICH through SWITCHYARD_ABI_BACKEND=mpich"
