@@ -3,6 +3,8 @@
 #ifndef AFACE_H
 #define AFACE_H
 
+#include <ffi.h>
+
 #include "face_support.h"
 #include "mpi.h"
 #include "mpi_legacy.h"
@@ -18,6 +20,9 @@ extern const rt_face af_face;
 extern int af_backend;
 /* Generated: resolves MPICH's PMPI_* functions and constants in the dlopen'ed lib; 0 if unusable. */
 int afb_resolve(void *lib);
+/* The code address of a libffi closure that calls handler(cif, ret, args, fn) (backend_closure.c):
+ * the same one for the same cif and fn; NULL if fn is NULL or memory is short. */
+void (*afb_closure(ffi_cif *cif, void (*handler)(ffi_cif *, void *, void **, void *), void (*fn)(void)))(void);
 
 /* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
 int af_builtin_id(intptr_t v);        /* handles other than keyvals; -1 if none */

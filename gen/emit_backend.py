@@ -68,6 +68,15 @@ class Ctx:
         self.sym_index = {s: i for i, (s, _) in enumerate(self.symbols)}
         mp = face.maps(spec, emit_c.CONFIG)
         self.maps = mp
+        self.callbacks = {c.name: c for c in spec.callbacks}
+        self.handlers = {}
+
+    def handler(self, cbname, large):
+        """The name of the closure handler for callback type cbname (made on first use)."""
+        if cbname not in self.handlers:
+            cb = self.callbacks[cbname[:-2] if large and cbname.endswith('_c') else cbname]
+            self.handlers[cbname] = callback_handler(self, cb, large)
+        return cbname
 
     def sym(self, name):
         return 'afb_sym[%d] /* %s */' % (self.sym_index[name], name)
@@ -149,7 +158,7 @@ def _param(ctx, proc, p, names, large, b):
     elif cls == 'status':
         _status(p, names, b)
     elif cls == 'function':
-        _function(ctx, p, b)
+        _function(ctx, p, b, large)
     elif cls == 'varargs':
         mt.append('...')
     elif cls in ('int', 'aint', 'offset', 'count', 'double', 'logical'):
@@ -207,22 +216,95 @@ def _status(p, names, b):
     b['post'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) afb_status_out(&%s[i_], &%s[i_]);' % (a, ln, a, n))
 
 
-def _function(ctx, p, b):
+def _function(ctx, p, b, large):
     n, a = p.name, 'm_' + p.name
-    pre = [c for c in ctx.spec.predefined_callbacks if c['type'] == p.func_type]
-    if not pre:
-        raise Unsupported('user callback %s' % n)
+    cbname = cdecl.c_base(p, large).rstrip(' *')
+    handler = ctx.handler(cbname, large)  # Unsupported if a parameter of the callback has no conversion
     b['decls'].append('void (*%s)(void) = NULL;' % a)
     tests = []
-    for c in (ctx.by_name[x['name']] for x in pre):
+    for c in (ctx.by_name[x['name']] for x in ctx.spec.predefined_callbacks if x['type'] == p.func_type):
         if isinstance(c.mpich, dict):
             val = '(void (*)(void))%s' % ctx.sym(c.mpich['symbol'])
         else:
             val = '(void (*)(void))(intptr_t)%d' % c.mpich
         tests.append('if ((intptr_t)%s == %d) %s = %s; /* %s */' % (n, c.abi, a, val, c.name))
-    b['pre'].append(' else '.join(tests) + ' else { rc_ = AFB_M_ERR_UNSUPPORTED; goto out; } /* user callbacks: not yet */')
+    # the user's function: a closure that converts MPICH's arguments to the standard ABI's (one per
+    # function and callback type, kept for the process's life: abi/backend_closure.c)
+    tests.append('if (%s && !(%s = afb_closure(&afb_cif_%s, afb_cbh_%s, (void (*)(void))%s))) { rc_ = AFB_M_ERR_NO_MEM; goto out; }'
+                 % (n, a, handler, handler, n))
+    b['pre'].append(' else '.join(tests))
     b['mtypes'].append('void (*)(void)')
     b['args'].append(a)
+
+
+FFI_OF_CTYPE = {'int': 'ffi_type_sint', 'MPI_Aint': 'ffi_type_sint64', 'MPI_Offset': 'ffi_type_sint64',
+                'MPI_Count': 'ffi_type_sint64'}
+
+
+def callback_handler(ctx, cb, large):
+    """The closure handler of callback type cb: dict(name, typedef, ffi (argument types), ret, lines),
+    converting MPICH's arguments (*args[i]) to the standard ABI's, calling the user's function (the
+    closure's user data) and converting back. Unsupported for kinds it cannot convert."""
+    name = cb.name + ('_c' if large else '')
+    ffi, lines, call, post = [], [], [], []
+    for i, q in enumerate(x for x in cb.params if x.kind.cls != 'varargs'):
+        k, cls = q.kind, q.kind.cls
+        decl = cdecl.c_param(q, large)
+        base = cdecl.c_base(q, large)
+        ptr = decl[:len(decl) - len(q.name)].rstrip().endswith('*')
+        a = 'a%d' % i
+        if cls == 'handle':
+            h = k.handle
+            ctype = face.HANDLE_CTYPE[h]
+            mtype = 'void *' if h == FILE_CLASS else 'int'
+            conv = 'afb_%s_out' % h
+            if ptr:
+                ffi.append('ffi_type_pointer')
+                lines.append('%s %s = (%s)%s(**(%s **)args[%d]);' % (ctype, a, ctype, conv, mtype.rstrip(), i))
+                call.append('&' + a)
+            else:
+                ffi.append('ffi_type_pointer' if h == FILE_CLASS else 'ffi_type_sint')
+                lines.append('%s %s = (%s)%s(*(%s *)args[%d]);' % (ctype, a, ctype, conv, mtype.rstrip(), i))
+                call.append(a)
+        elif cls == 'status':
+            ffi.append('ffi_type_pointer')
+            lines.append('afb_mstatus *m%d = *(afb_mstatus **)args[%d];' % (i, i))
+            lines.append('MPI_Status %s;' % a)
+            lines.append('afb_status_out(m%d, &%s);' % (i, a))
+            call.append('&' + a)
+            post.append('afb_status_in(&%s, m%d);' % (a, i))
+        elif cls in ('int', 'aint', 'offset', 'count', 'logical'):
+            m = k.map
+            if ptr and m:
+                ffi.append('ffi_type_pointer')
+                lines.append('int *m%d = *(int **)args[%d];' % (i, i))
+                lines.append('int %s = %s(*m%d);' % (a, _map_fn(m, 'out'), i))
+                call.append('&' + a)
+                if q.dir != 'in':
+                    post.append('*m%d = %s(%s);' % (i, _map_fn(m, 'in'), a))
+            elif ptr:
+                ffi.append('ffi_type_pointer')
+                call.append('*(%s **)args[%d]' % (base, i))
+            else:
+                if base not in FFI_OF_CTYPE:
+                    raise Unsupported('callback %s: parameter %s of type %s' % (name, q.name, base))
+                ffi.append(FFI_OF_CTYPE[base])
+                val = '*(%s *)args[%d]' % (base, i)
+                call.append('%s(%s)' % (_map_fn(m, 'out'), val) if m else val)
+        elif cls in ('attribute', 'extra_state', 'c_pointer', 'buffer'):
+            ffi.append('ffi_type_pointer')
+            call.append('*(void **)args[%d]' % i)
+        else:
+            raise Unsupported('callback %s: parameter %s of kind %s' % (name, q.name, k.name))
+    if cb.ret == 'ERROR_CODE':
+        ret, invoke = 'ffi_type_sint', 'int r_ = fn(%s);' % ', '.join(call)
+        post.append('*(ffi_sarg *)ret = afb_error_code_in(r_);')
+    elif cb.ret == 'NOTHING':
+        ret, invoke = 'ffi_type_void', 'fn(%s);' % ', '.join(call)
+    else:
+        raise Unsupported('callback %s returns %s' % (name, cb.ret))
+    return dict(name=name, ffi=ffi, ffi_refs=', '.join('&' + t for t in ffi) or 'NULL', ret=ret,
+                lines=lines + [invoke] + post)
 
 
 def emit(spec):
@@ -249,7 +331,7 @@ def emit(spec):
             if isinstance(c.mpich, int) and c.abi != c.mpich]
     weights = [(by_name[n].abi, by_name[n].mpich['symbol'], n) for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY')]
     files = {}
-    common = dict(funcs=funcs, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
+    common = dict(funcs=funcs, handlers=list(ctx.handlers.values()), table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
                   sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
                   err_unsupported=by_name['MPI_ERR_UNSUPPORTED_OPERATION'].mpich,
                   err_no_mem=by_name['MPI_ERR_NO_MEM'].mpich, ctypes=face.HANDLE_CTYPE)

@@ -50,4 +50,8 @@ run 1 "$BUILD/tests/abi/info"
 run 1 "$BUILD/tests/abi/p2p_complete_once"
 run 2 "$BUILD/tests/abi/p2p_ring"
 run 4 "$BUILD/tests/abi/p2p_ring"
+# user callbacks through libffi closures: ops, error handlers, attribute and grequest callbacks
+run 1 "$BUILD/tests/abi/shim_callbacks"
+run 3 "$BUILD/tests/abi/shim_callbacks"
+run 1 "$BUILD/tests/abi/attr_legacy"
 echo "standard-ABI programs ran on MPICH through SWITCHYARD_ABI_BACKEND=mpich"
