@@ -1,5 +1,6 @@
 /* mpiexec.c — Switchyard's launcher (also installed as mpirun): starts N ranks of a program
- * on this machine, serves them PMI-1 and relays their output; see mpiexec --help. */
+ * (or one program per ':'-separated part) on this machine, serves them PMI-1 and relays their
+ * output; see mpiexec --help. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -90,7 +91,8 @@ int main(int argc, char **argv)
         return rc > 0 ? 0 : MX_EXIT_USAGE;
     }
     ensure_std_fds();
-    rc = mx_check_program(job.opt.argv[0]);
+    for (int p = 0; p < job.opt.nparts && rc == 0; p++)
+        rc = mx_check_program(job.opt.parts[p].argv[0]);
     if (rc != 0) {
         mx_free_opts(&job.opt);
         return rc;

@@ -36,19 +36,31 @@ struct mx_buf {
     size_t len, cap;
 };
 
+/* One part of an MPMD command line (parts are separated by ':'); a plain line is one part. */
+struct mx_part {
+    int nranks;             /* its -n */
+    int first;              /* its first rank in MPI_COMM_WORLD */
+    char **argv;            /* program and its arguments, NULL-ended (inside main's argv) */
+    char **env;             /* NAME=VALUE from its -env, malloc'ed */
+    int nenv;
+};
+
 struct mx_opts {
-    int nranks;
+    int nranks;             /* all parts together */
     int ppn;                /* -ppn: processes per node asked for (0: not given) */
     int env_none;           /* -genvnone: the ranks get only -genv/-x settings and mpiexec's */
     int tag;                /* -l: prefix output lines with "[rank] " */
     double timeout;         /* seconds, 0 = none */
     char **env;             /* NAME=VALUE from -genv and -x, malloc'ed */
     int nenv;
-    char **argv;            /* program and its arguments (inside main's argv) */
+    struct mx_part *parts;  /* malloc'ed; rank r runs the part p with first <= r, and its
+                             * MPI_APPNUM is p */
+    int nparts;
 };
 
 struct mx_rank {
     int rank;
+    int appnum;             /* index of its part of the command line (MPI_APPNUM) */
     pid_t pid;
     int pmi_fd;             /* launcher's end of the rank's PMI socket, -1 once closed */
     int out_fd, err_fd;     /* read ends of its stdout/stderr pipes, -1 at EOF */
@@ -91,12 +103,14 @@ struct mx_job {
     long long drain_until;  /* 0 until the last rank exited */
 };
 
-/* mpiexec_opts.c: parse the command line into o. Returns 0, 1 when --help was printed, or
- * -1 after printing a usage error. */
+/* mpiexec_opts.c: parse the command line into o (MPMD parts separated by ':' each get their
+ * own -n, -env and program; the other options apply to every part). Returns 0, 1 when --help
+ * was printed, or -1 after printing a usage error naming the part. main's argv is changed:
+ * each ':' becomes NULL, ending the part before it. */
 int mx_parse_opts(int argc, char **argv, struct mx_opts *o);
 /* mpiexec_opts.c: free what mx_parse_opts allocated. */
 void mx_free_opts(struct mx_opts *o);
-/* mpiexec_opts.c: print the --help text on stdout. */
+/* mpiexec_usage.c: print the --help text on stdout. */
 void mx_usage(void);
 
 /* mpiexec_spawn.c: 0 when prog can be executed, else print why and return 126 or 127. */

@@ -1,5 +1,5 @@
 /* mpiexec_opts.c — mpiexec's command line: -n/-np, -genv, -x, -l/--tag-output, --timeout,
- * hosts, Hydra's and Open MPI's accepted flags, --help, then the program and its arguments. */
+ * hosts, Hydra's and Open MPI's accepted flags, --help, the program and its arguments; MPMD. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -9,56 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mx_usage(void)
-{
-    printf(
-        "usage: mpiexec [options] program [arguments]   (mpirun is the same command)\n"
-        "\n"
-        "Runs N copies (ranks) of program on this machine as one MPI job.\n"
-        "\n"
-        "options:\n"
-        "  -n N, -np N            number of ranks (default 1, at most %d)\n"
-        "  -genv NAME VALUE       set NAME=VALUE in the ranks' environment\n"
-        "  -x NAME[=VALUE]        the same; -x NAME passes NAME on (all of the environment\n"
-        "                         is passed on anyway)\n"
-        "  -l, --tag-output       prefix each line of output with \"[rank] \"\n"
-        "  -host/-hosts LIST, -f FILE   hosts (NAME[:N]); only this machine's names are accepted\n"
-        "  -ppn N                 processes per node (must cover -n: there is one node)\n"
-        "  -genvall, -genvnone    pass the whole environment (the default), or none of it\n"
-        "  --oversubscribe        accepted (never needed)\n"
-        "  --version              the version\n"
-        "  --timeout SECONDS      kill the job when it runs longer (exit code 124); the\n"
-        "                         environment variable MPIEXEC_TIMEOUT sets it too\n"
-        "  -h, --help             this text\n"
-        "  --                     ends the options\n"
-        "\n"
-        "Each rank gets PMI_FD, PMI_RANK, PMI_SIZE (PMI-1 on a socket), SWITCHYARD_JOBID and\n"
-        "SWITCHYARD_JOB_SECRET; stdin goes to rank 0 only. When a rank fails (non-zero exit,\n"
-        "a signal, an exit without finalizing, MPI_Abort, a PMI protocol error) all ranks are\n"
-        "killed: SIGTERM, then SIGKILL 0.5 s later. At the end, /dev/shm entries whose name\n"
-        "contains the job id are removed.\n"
-        "\n"
-        "exit status:\n"
-        "  0        every rank exited with status 0\n"
-        "  N        a rank called MPI_Abort with code N (its low 8 bits; 1 when those are 0\n"
-        "           and N is not), or a rank exited\n"
-        "           with status N != 0\n"
-        "  128+N    a rank was killed by signal N, or mpiexec got signal N (INT, TERM, HUP)\n"
-        "  %-3d      a rank broke the PMI protocol or exited 0 before finalizing\n"
-        "  %-3d      bad command line\n"
-        "  %-3d      --timeout expired\n"
-        "  %-3d      mpiexec failed to start the job\n"
-        "  %-3d/%-3d  program not executable / not found\n",
-        MX_MAX_RANKS, MX_EXIT_PROTOCOL, MX_EXIT_USAGE, MX_EXIT_TIMEOUT, MX_EXIT_LAUNCH,
-        MX_EXIT_NOEXEC, MX_EXIT_NOTFOUND);
-}
+/* "part N: " while parsing an MPMD line's part N (from 1), else empty. */
+static char part_label[48];
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
     va_list ap;
 
-    fprintf(stderr, "mpiexec: ");
+    fprintf(stderr, "mpiexec: %s", part_label);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -77,24 +36,27 @@ static int valid_name(const char *s, size_t len)
     return 1;
 }
 
-/* Add NAME=VALUE (given as name, value), replacing an earlier setting of NAME. */
-static void add_env(struct mx_opts *o, const char *name, size_t nlen, const char *value)
+/* Add NAME=VALUE (given as name, value) to the list (*env, *nenv), replacing an earlier
+ * setting of NAME. */
+static void add_env(char ***envp, int *nenv, const char *name, size_t nlen, const char *value)
 {
+    char **env = *envp;
     size_t vlen = strlen(value);
     char *s = mx_xmalloc(nlen + vlen + 2);
 
     memcpy(s, name, nlen);
     s[nlen] = '=';
     memcpy(s + nlen + 1, value, vlen + 1);
-    for (int i = 0; i < o->nenv; i++) {
-        if (strncmp(o->env[i], s, nlen + 1) == 0) {
-            free(o->env[i]);
-            o->env[i] = s;
+    for (int i = 0; i < *nenv; i++) {
+        if (strncmp(env[i], s, nlen + 1) == 0) {
+            free(env[i]);
+            env[i] = s;
             return;
         }
     }
-    o->env = mx_xrealloc(o->env, (size_t)(o->nenv + 1) * sizeof *o->env);
-    o->env[o->nenv++] = s;
+    env = mx_xrealloc(env, (size_t)(*nenv + 1) * sizeof *env);
+    env[(*nenv)++] = s;
+    *envp = env;
 }
 
 static int parse_nranks(const char *arg, int *out)
@@ -123,15 +85,21 @@ static int parse_timeout(const char *arg, double *out)
     return 0;
 }
 
-int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
+static int is_colon(const char *a)
 {
-    int i;
+    return a && strcmp(a, ":") == 0;
+}
 
-    memset(o, 0, sizeof *o);
-    o->nranks = 1;
-    for (i = 1; i < argc; i++) {
+/* Parse one part from argv[*pos] (options, then the program and its arguments up to the next
+ * ':' or the end) into part; global options go into o. argc stops at the part's end. */
+static int parse_part(int argc, char **argv, int *pos, struct mx_opts *o, struct mx_part *part)
+{
+    int i, start = *pos;
+
+    part->nranks = 1;
+    for (i = start; i < argc && !is_colon(argv[i]); i++) {
         const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *next = i + 1 < argc && !is_colon(argv[i + 1]) ? argv[i + 1] : NULL;
         if (a[0] != '-')
             break;
         if (strcmp(a, "--") == 0) {
@@ -143,15 +111,18 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
             return 1;
         } else if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0 || strcmp(a, "--np") == 0 ||
                    strcmp(a, "--n") == 0) {
-            if (!next || parse_nranks(next, &o->nranks) < 0)
+            if (!next || parse_nranks(next, &part->nranks) < 0)
                 return usage_error("%s needs a number of ranks from 1 to %d", a, MX_MAX_RANKS);
             i++;
-        } else if (strcmp(a, "-genv") == 0) {
-            if (!next || i + 2 >= argc)
+        } else if (strcmp(a, "-genv") == 0 || strcmp(a, "-env") == 0) {
+            if (!next || i + 2 >= argc || is_colon(argv[i + 2]))
                 return usage_error("%s needs NAME VALUE", a);
             if (!valid_name(next, strlen(next)))
-                return usage_error("-genv: invalid variable name '%s'", next);
-            add_env(o, next, strlen(next), argv[i + 2]);
+                return usage_error("%s: invalid variable name '%s'", a, next);
+            if (a[1] == 'g')
+                add_env(&o->env, &o->nenv, next, strlen(next), argv[i + 2]);
+            else
+                add_env(&part->env, &part->nenv, next, strlen(next), argv[i + 2]);
             i += 2;
         } else if (strcmp(a, "-x") == 0) {
             if (!next)
@@ -161,7 +132,7 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
             if (!valid_name(next, nlen))
                 return usage_error("-x: invalid variable name in '%s'", next);
             if (eq)
-                add_env(o, next, nlen, eq + 1);
+                add_env(&o->env, &o->nenv, next, nlen, eq + 1);
             i++;
         } else if (strcmp(a, "-l") == 0 || strcmp(a, "--tag-output") == 0 ||
                    strcmp(a, "-prepend-rank") == 0) {
@@ -201,22 +172,65 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
             return usage_error("unknown option '%s'", a);
         }
     }
-    if (i >= argc)
-        return usage_error("no program to run");
+    if (i >= argc || is_colon(argv[i]))
+        return usage_error(i == start && part_label[0] ? "the part is empty"
+                                                        : "no program to run");
+    part->argv = argv + i;
+    while (i < argc && !is_colon(argv[i]))
+        i++;
+    if (i < argc)
+        argv[i++] = NULL; /* ends this part's argv */
+    *pos = i;
+    return 0;
+}
+
+int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
+{
+    int i = 1, p, rc;
+
+    memset(o, 0, sizeof *o);
+    part_label[0] = 0;
+    o->nparts = 1;
+    for (int k = 1; k < argc; k++)
+        o->nparts += is_colon(argv[k]);
+    o->parts = calloc((size_t)o->nparts, sizeof *o->parts);
+    if (!o->parts)
+        return usage_error("out of memory");
+    for (p = 0; p < o->nparts; p++) {
+        if (o->nparts > 1)
+            snprintf(part_label, sizeof part_label, "part %d of %d: ", p + 1, o->nparts);
+        rc = parse_part(argc, argv, &i, o, &o->parts[p]);
+        if (rc != 0)
+            return rc;
+        o->parts[p].first = o->nranks;
+        o->nranks += o->parts[p].nranks;
+    }
+    part_label[0] = 0;
+    if (o->nranks > MX_MAX_RANKS)
+        return usage_error("%d ranks in all; at most %d", o->nranks, MX_MAX_RANKS);
     if (o->ppn && o->ppn < o->nranks)
         return usage_error("-ppn %d: this machine is the only node, so it runs all %d ranks", o->ppn, o->nranks);
     const char *env = getenv("MPIEXEC_TIMEOUT"); /* as Hydra: seconds, --timeout wins */
     if (o->timeout == 0 && env && *env && parse_timeout(env, &o->timeout) < 0)
         return usage_error("MPIEXEC_TIMEOUT='%s' is not a number of seconds > 0", env);
-    o->argv = argv + i;
     return 0;
+}
+
+static void free_env(char ***env, int *nenv)
+{
+    for (int i = 0; i < *nenv; i++)
+        free((*env)[i]);
+    free(*env);
+    *env = NULL;
+    *nenv = 0;
 }
 
 void mx_free_opts(struct mx_opts *o)
 {
-    for (int i = 0; i < o->nenv; i++)
-        free(o->env[i]);
-    free(o->env);
-    o->env = NULL;
-    o->nenv = 0;
+    free_env(&o->env, &o->nenv);
+    for (int p = 0; o->parts && p < o->nparts; p++)
+        free_env(&o->parts[p].env, &o->parts[p].nenv);
+    free(o->parts);
+    o->parts = NULL;
+    o->nparts = 0;
 }

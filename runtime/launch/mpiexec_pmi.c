@@ -227,7 +227,7 @@ static void serve(struct mx_job *job, struct mx_rank *r, char *line, size_t len)
         reply(job, r, "cmd=maxes kvsname_max=%d keylen_max=%d vallen_max=%d\n", MX_KVSNAME_MAX,
               MX_KEY_MAX, MX_VALUE_MAX);
     else if (strcmp(cmd, "get_appnum") == 0)
-        reply(job, r, "cmd=appnum appnum=0\n");
+        reply(job, r, "cmd=appnum appnum=%d\n", r->appnum);
     else if (strcmp(cmd, "get_my_kvsname") == 0)
         reply(job, r, "cmd=my_kvsname kvsname=%s\n", job->kvsname);
     else if (strcmp(cmd, "get_universe_size") == 0)

@@ -83,13 +83,12 @@ static int owned(const char *entry)
     return 0;
 }
 
-static int overridden(const struct mx_opts *o, const char *entry)
+/* Whether list (n entries NAME=VALUE) sets the variable of entry (NAME=...). */
+static int in_list(char *const *list, int n, const char *entry)
 {
-    if (owned(entry))
-        return 1;
-    for (int i = 0; i < o->nenv; i++) {
-        size_t n = (size_t)(strchr(o->env[i], '=') - o->env[i]) + 1;
-        if (strncmp(entry, o->env[i], n) == 0)
+    for (int i = 0; i < n; i++) {
+        size_t len = (size_t)(strchr(list[i], '=') - list[i]) + 1;
+        if (strncmp(entry, list[i], len) == 0)
             return 1;
     }
     return 0;
@@ -100,25 +99,40 @@ struct own_vars {
     char fd[32], size[32], jobid[64], secret[64], rank[32];
 };
 
-/* The ranks' environment: ours minus owned and -genv/-x names, then those settings, then
- * mpiexec's (pointing into v). */
-static char **build_env(struct mx_job *job, struct own_vars *v)
+static void ignoring(const char *entry)
 {
+    fprintf(stderr, "mpiexec: ignoring %.*s from the command line: mpiexec sets it\n",
+            (int)strcspn(entry, "="), entry);
+}
+
+/* The environment of part's ranks: ours minus owned, -genv/-x and -env names, then -genv/-x
+ * settings not overridden by the part's -env, then those, then mpiexec's (pointing into v).
+ * warn: say which command-line settings mpiexec ignores (once per job for -genv). */
+static char **build_env(struct mx_job *job, const struct mx_part *part, struct own_vars *v,
+                        int warn)
+{
+    const struct mx_opts *o = &job->opt;
     size_t n = 0, k = 0;
     char **env;
 
     while (environ[n])
         n++;
-    env = mx_xmalloc((n + (size_t)job->opt.nenv + 6) * sizeof *env);
-    for (size_t i = 0; i < n && !job->opt.env_none; i++)
-        if (!overridden(&job->opt, environ[i]))
+    env = mx_xmalloc((n + (size_t)o->nenv + (size_t)part->nenv + 6) * sizeof *env);
+    for (size_t i = 0; i < n && !o->env_none; i++)
+        if (!owned(environ[i]) && !in_list(o->env, o->nenv, environ[i]) &&
+            !in_list(part->env, part->nenv, environ[i]))
             env[k++] = environ[i];
-    for (int i = 0; i < job->opt.nenv; i++) {
-        if (!owned(job->opt.env[i]))
-            env[k++] = job->opt.env[i];
+    for (int i = 0; i < o->nenv; i++) {
+        if (owned(o->env[i]))
+            warn ? ignoring(o->env[i]) : (void)0;
+        else if (!in_list(part->env, part->nenv, o->env[i]))
+            env[k++] = o->env[i];
+    }
+    for (int i = 0; i < part->nenv; i++) {
+        if (owned(part->env[i]))
+            ignoring(part->env[i]);
         else
-            fprintf(stderr, "mpiexec: ignoring %.*s from the command line: mpiexec sets it\n",
-                    (int)strcspn(job->opt.env[i], "="), job->opt.env[i]);
+            env[k++] = part->env[i];
     }
     snprintf(v->fd, sizeof v->fd, "PMI_FD=%d", CHILD_PMI_FD);
     snprintf(v->size, sizeof v->size, "PMI_SIZE=%d", job->n);
@@ -250,22 +264,27 @@ fail:;
 
 int mx_spawn(struct mx_job *job, const void *child_sigmask)
 {
-    struct child_setup c = { .argv = job->opt.argv, .mask = child_sigmask, .parent = getpid() };
+    struct child_setup c = { .mask = child_sigmask, .parent = getpid() };
     struct own_vars v;
     int rc = 0;
 
     if (raise_nofile(job->n, &c.nofile) < 0)
         return -1;
-    c.envp = build_env(job, &v);
-    for (int i = 0; i < job->n; i++) {
-        snprintf(v.rank, sizeof v.rank, "PMI_RANK=%d", i);
-        if (start_rank(job, &job->ranks[i], &c) < 0) {
-            fprintf(stderr, "mpiexec: cannot start rank %d: %s\n", i, strerror(errno));
-            rc = -1;
-            break;
+    for (int p = 0; p < job->opt.nparts && rc == 0; p++) {
+        const struct mx_part *part = &job->opt.parts[p];
+        c.argv = part->argv;
+        c.envp = build_env(job, part, &v, p == 0);
+        for (int i = part->first; i < part->first + part->nranks; i++) {
+            snprintf(v.rank, sizeof v.rank, "PMI_RANK=%d", i);
+            job->ranks[i].appnum = p;
+            if (start_rank(job, &job->ranks[i], &c) < 0) {
+                fprintf(stderr, "mpiexec: cannot start rank %d: %s\n", i, strerror(errno));
+                rc = -1;
+                break;
+            }
         }
+        free(c.envp);
     }
     explicit_bzero(v.secret, sizeof v.secret);
-    free(c.envp);
     return rc;
 }
