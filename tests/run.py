@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Switchyard test runner: runs the tests listed in tests/testlist, each in its
-# own process group with a timeout, and prints "N passed, M failed[, K skipped]".
+# own process group with a timeout; each result line reads "PASS [i/N] name [face] np=K (T s)",
+# and the last one "N passed, M failed[, K skipped]".
 import argparse
 import concurrent.futures
 import os
@@ -103,9 +104,9 @@ def tail(data, n=20):
     return ["    " + line for line in text.splitlines()[-n:]]
 
 
-def run_test(test, build):
-    """Run one test; return (status, text of its report lines)."""
-    label = f"{test.name} [{test.face}]"
+def run_test(test, build, i, n):
+    """Run test number i of n; return (status, text of its report lines)."""
+    label = f"[{i}/{n}] {test.name} [{test.face}] np={test.nprocs}"
     argv, early = command_for(test, build)
     if early:
         status, reason = early
@@ -177,7 +178,8 @@ def main():
 
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as pool:
-        for status, report in pool.map(lambda t: run_test(t, build), tests):
+        for status, report in pool.map(lambda it: run_test(it[1], build, it[0], len(tests)),
+                                       enumerate(tests, 1)):
             counts[status] += 1
             print(report, flush=True)
     summary = f"{counts['PASS']} passed, {counts['FAIL']} failed"
