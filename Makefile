@@ -20,7 +20,7 @@ INC := $(BUILD)/include
 SPEC_FILES := $(wildcard spec/*.json spec/procedures/*.json)
 GEN_FILES := $(wildcard gen/*.py gen/templates/*.j2)
 
-.PHONY: all deps gen libs tests check check-sanitize coverage clean example bench
+.PHONY: all deps gen libs tests check check-sanitize coverage clean example bench install
 all: libs
 
 # Installs missing Debian packages (compilers, jinja2, libffi, and MPICH/Open MPI for the tests).
@@ -38,6 +38,11 @@ gen: $(GEN)/.stamp
 libs: $(GEN)/.stamp
 	@$(MAKE) --no-print-directory -f build.mk BUILD=$(BUILD) CC="$(CC)" FC="$(FC)" CFLAGS="$(CFLAGS)" \
 		LDFLAGS_SO="$(LDFLAGS_SO)" LIBS="$(LIBS)" SAN="$(SAN)" all
+
+# make install PREFIX=/usr/local DESTDIR=: bin/, lib/ (+ pkgconfig/), include/ (install.mk).
+PREFIX := /usr/local
+install: libs
+	@$(MAKE) --no-print-directory -f install.mk BUILD=$(BUILD) PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" install
 
 tests: libs
 	@$(MAKE) --no-print-directory -f tests/tests.mk BUILD=$(BUILD) tests

@@ -26,7 +26,7 @@ ABI_INC := $(RT_INC) -I$(INC)/abi -Ibindings/common -Iabi -I$(GEN)/abi
 HEADERS := $(INC)/mpi.h $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h $(INC)/mpif.h
 # The version the wrappers report: the one the generated headers carry.
 VERSION := $(shell sed -n 's/^\#define SWITCHYARD_VERSION "\(.*\)"/\1/p' gen/templates/mpi_mpich.h.j2)
-WRAPPERS := $(BIN)/switchyard_info $(BIN)/mpicc $(BIN)/mpicxx $(BIN)/mpic++ $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90
+WRAPPERS := $(BIN)/switchyard_info $(BIN)/mpicc $(BIN)/mpicxx $(BIN)/mpic++ $(BIN)/mpiCC $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90
 LIBS_OUT := $(LIB)/libmpi.so.12 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so $(LIB)/libmpifort.so.12 \
 	$(LIB)/libmpifort.so $(LIB)/libmpi_abi.so.1 $(LIB)/libmpi_abi.so
 
@@ -98,8 +98,21 @@ $(BIN)/%: bindings/wrappers/%.in $(BIN)/.mpiwrap
 	chmod +x $@
 $(BIN)/mpif77 $(BIN)/mpif90: $(BIN)/mpifort
 	ln -sf mpifort $@
-$(BIN)/mpic++: $(BIN)/mpicxx
+$(BIN)/mpic++ $(BIN)/mpiCC: $(BIN)/mpicxx
 	ln -sf mpicxx $@
+
+# pkg-config files, prefix relative to their own place: the names build systems look up for
+# MPI, and Open MPI's ompi-* that Meson asks for first (found when PKG_CONFIG_PATH names ours).
+PC_C := switchyard mpi mpi-c mpi-cxx ompi-c ompi-cxx
+PC_F := mpi-fort ompi-fort
+PC_FILES := $(patsubst %,$(LIB)/pkgconfig/%.pc,$(PC_C) $(PC_F) mpi-abi)
+all: $(PC_FILES)
+$(PC_C:%=$(LIB)/pkgconfig/%.pc): $(LIB)/pkgconfig/%.pc: bindings/pkgconfig/mpi-c.pc.in
+$(PC_F:%=$(LIB)/pkgconfig/%.pc): $(LIB)/pkgconfig/%.pc: bindings/pkgconfig/mpi-fort.pc.in
+$(LIB)/pkgconfig/mpi-abi.pc: $(LIB)/pkgconfig/%.pc: bindings/pkgconfig/mpi-abi.pc.in
+$(PC_FILES):
+	@mkdir -p $(dir $@)
+	sed -e 's|@NAME@|$*|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 -include $(RT_OBJ:.o=.d) $(C_OBJ:.o=.d) $(F_OBJ:.o=.d) $(ABI_OBJ:.o=.d)
 

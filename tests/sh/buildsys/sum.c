@@ -1,0 +1,19 @@
+/* sum.c — the build-system tests' C program: rank 0 prints the library's name, the size and
+ * the sum of the ranks (an allreduce), so a 2-rank run shows which MPI was linked and launched. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int rank, size, sum, len;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Get_library_version(lib, &len);
+    if (rank == 0)
+        printf("c size %d sum %d lib %.10s\n", size, sum, lib);
+    MPI_Finalize();
+    return 0;
+}
