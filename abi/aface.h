@@ -24,6 +24,10 @@ int afb_resolve(void *lib);
  * the same one for the same cif and fn; NULL if fn is NULL or memory is short. */
 void (*afb_closure(ffi_cif *cif, void (*handler)(ffi_cif *, void *, void **, void *), void (*fn)(void)))(void);
 
+/* The backend's MPI_File_c2f / MPI_File_f2c (backend.c); 0 / NULL if it lacks them. */
+int afb_file_to_int(void *file);
+void *afb_file_from_int(int v);
+
 /* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
 int af_builtin_id(intptr_t v);        /* handles other than keyvals; -1 if none */
 int af_builtin_keyval_id(intptr_t v); /* predefined keyvals (attribute keys); -1 if none */

@@ -10,6 +10,19 @@
 #define AFB_MPICH_LIB "/usr/lib/x86_64-linux-gnu/libmpich.so.12"
 
 int af_backend;
+static void *backend_lib;
+
+int afb_file_to_int(void *file)
+{
+    int (*c2f)(void *) = (int (*)(void *))dlsym(backend_lib, "PMPI_File_c2f");
+    return c2f ? c2f(file) : 0;
+}
+
+void *afb_file_from_int(int v)
+{
+    void *(*f2c)(int) = (void *(*)(int))dlsym(backend_lib, "PMPI_File_f2c");
+    return f2c ? f2c(v) : NULL;
+}
 
 /* Reads SWITCHYARD_ABI_BACKEND once: unset, empty or "switchyard" keeps the runtime; "mpich"
  * loads Debian MPICH's library, an absolute path loads that MPICH-ABI library. RTLD_DEEPBIND
@@ -37,5 +50,6 @@ __attribute__((constructor)) static void afb_choose(void)
                 "not an MPI library\n", path, v);
         exit(1);
     }
+    backend_lib = lib;
     af_backend = 1;
 }

@@ -2,6 +2,7 @@
  * conversion to Fortran integers (c2f/f2c, toint/fromint), statuses between languages and
  * MPI_Abi_*. */
 #include "conv.h"
+#include "afb_procs.h"
 
 #define HANDLE_CLASSES(X)                                                                                   \
     X(Comm, MPI_Comm, RT_CLASS_COMM) X(Type, MPI_Datatype, RT_CLASS_DATATYPE) X(Group, MPI_Group, RT_CLASS_GROUP) \
@@ -9,9 +10,13 @@
     X(Errhandler, MPI_Errhandler, RT_CLASS_ERRHANDLER) X(Win, MPI_Win, RT_CLASS_WIN)                         \
     X(Message, MPI_Message, RT_CLASS_MESSAGE) X(Session, MPI_Session, RT_CLASS_SESSION) X(File, MPI_File, RT_CLASS_FILE)
 
-/* They read the object tables: under the library's lock when a progress thread runs. */
+/* They read the object tables: under the library's lock when a progress thread runs. On a
+ * foreign backend (af_backend) a user handle is the backend's integer widened (a file, its
+ * pointer: the backend's own c2f/f2c convert it) and a predefined one the standard's value. */
 static int to_int(intptr_t h, int cls)
 {
+    if (af_backend)
+        return cls == RT_CLASS_FILE && (uintptr_t)h >= AF_PREDEFINED_LIMIT ? afb_file_to_int((void *)h) : (int)h;
     rt_enter();
     int v = af_to_int(h, cls);
     rt_leave();
@@ -20,6 +25,10 @@ static int to_int(intptr_t h, int cls)
 
 static intptr_t from_int(int v, int cls)
 {
+    if (af_backend && v >= 0 && v < AF_PREDEFINED_LIMIT)
+        return v;
+    if (af_backend)
+        return cls == RT_CLASS_FILE ? (intptr_t)afb_file_from_int(v) : (intptr_t)(uint32_t)v;
     rt_enter();
     intptr_t h = af_from_int(v, cls);
     rt_leave();
@@ -37,9 +46,30 @@ static intptr_t from_int(int v, int cls)
     FACE_API CT MPI_##T##_fromint(int v) __attribute__((weak, alias("PMPI_" #T "_fromint")));
 HANDLE_CLASSES(DEFINE_CONVERSIONS)
 
+/* The info handle for the runtime's info i (MPI_Abi_get_info and friends); on a foreign backend,
+ * a backend info with i's keys and values (i is freed), MPI_INFO_NULL if it cannot be made. */
+static MPI_Info info_out_any(rt_info *i)
+{
+    MPI_Info m = MPI_INFO_NULL;
+    int n = 0, flag, len;
+    char key[MPI_MAX_INFO_KEY + 1], value[MPI_MAX_INFO_VAL + 1];
+
+    if (!af_backend)
+        return af_info_out(i);
+    if (afb_Info_create(&m) == MPI_SUCCESS && rt_Info_get_nkeys(i, &n) == RT_SUCCESS)
+        for (int k = 0; k < n; k++) {
+            len = (int)sizeof value;
+            if (rt_Info_get_nthkey(i, k, key) == RT_SUCCESS &&
+                rt_Info_get_string(i, key, &len, value, &flag) == RT_SUCCESS && flag)
+                afb_Info_set(m, key, value);
+        }
+    rt_Info_free(&i);
+    return m;
+}
+
 /* Statuses between languages and MPI_Abi_*: the standard ABI this library implements. */
 #define FACE_INFO_IN af_info_in
-#define FACE_INFO_OUT af_info_out
+#define FACE_INFO_OUT info_out_any
 #define FACE_ERR_OUT af_error_code_out
 #define FACE_ABI_MAJOR MPI_ABI_VERSION
 #define FACE_ABI_MINOR MPI_ABI_SUBVERSION

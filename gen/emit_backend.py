@@ -78,6 +78,11 @@ class Ctx:
             self.handlers[cbname] = callback_handler(self, cb, large)
         return cbname
 
+    def mpich_null(self, cls):
+        """MPICH's null handle of class cls as a C expression of its handle type."""
+        v = self.by_name[face.NULL_NAME[cls]].mpich
+        return '(void *)(intptr_t)%d' % v if cls == FILE_CLASS else '%d' % v
+
     def sym(self, name):
         return 'afb_sym[%d] /* %s */' % (self.sym_index[name], name)
 
@@ -132,7 +137,8 @@ def _param(ctx, proc, p, names, large, b):
             mt.append(mtype)
             args.append(conv_in % n)
         elif scalar:
-            decls.append('%s %s = %s;' % (mtype, a, '0' if p.dir == 'out' else conv_in % ('*' + n)))
+            # an output starts as MPICH's null handle: a call that fails gives the standard's
+            decls.append('%s %s = %s;' % (mtype, a, ctx.mpich_null(h) if p.dir == 'out' else conv_in % ('*' + n)))
             mt.append(mtype + ' *')
             args.append('&' + a)
             if p.dir != 'in':
@@ -155,6 +161,10 @@ def _param(ctx, proc, p, names, large, b):
     elif cls in ('c_pointer', 'attribute', 'extra_state', 'string', 'string_array', 'string_2darray', 'argv'):
         mt.append('void *')
         args.append('(void *)%s' % n)
+        keyval = [q for q in proc.c_params(large) if q.kind.cls == 'handle' and q.kind.handle == 'keyval' and q.dir == 'in']
+        flag = [q for q in proc.c_params(large) if q.kind.cls == 'logical' and q.dir == 'out']
+        if cls == 'attribute' and p.dir != 'in' and keyval and flag:  # a get: map predefined values
+            post.append('afb_attr_value_out(%s, %s, *%s);' % (keyval[0].name, n, flag[0].name))
     elif cls == 'status':
         _status(p, names, b)
     elif cls == 'function':
@@ -269,7 +279,7 @@ def callback_handler(ctx, cb, large):
         elif cls == 'status':
             ffi.append('ffi_type_pointer')
             lines.append('afb_mstatus *m%d = *(afb_mstatus **)args[%d];' % (i, i))
-            lines.append('MPI_Status %s;' % a)
+            lines.append('MPI_Status %s = {0};' % a)
             lines.append('afb_status_out(m%d, &%s);' % (i, a))
             call.append('&' + a)
             post.append('afb_status_in(&%s, m%d);' % (a, i))
@@ -331,7 +341,8 @@ def emit(spec):
             if isinstance(c.mpich, int) and c.abi != c.mpich]
     weights = [(by_name[n].abi, by_name[n].mpich['symbol'], n) for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY')]
     files = {}
-    common = dict(funcs=funcs, handlers=list(ctx.handlers.values()), table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
+    attr_maps = [(c.abi, face.map_fname(c.attr_value_map), c.name) for c in spec.constants if c.attr_value_map]
+    common = dict(funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
                   sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
                   err_unsupported=by_name['MPI_ERR_UNSUPPORTED_OPERATION'].mpich,
                   err_no_mem=by_name['MPI_ERR_NO_MEM'].mpich, ctypes=face.HANDLE_CTYPE)

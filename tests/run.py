@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Switchyard test runner: runs the tests listed in tests/testlist, each in its
 # own process group with a timeout; each result line reads "PASS [i/N] name [face] np=K (T s)",
-# and the last one "N passed, M failed[, K skipped]".
+# and the last one "N passed, M failed[, K skipped]". Standard-ABI tests run once per backend
+# (--backends; "[abi/mpich]": the same binary on MPICH through SWITCHYARD_ABI_BACKEND).
 import argparse
 import concurrent.futures
 import os
@@ -14,13 +15,24 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FACES = ("c", "fortran", "abi", "sh")
 SKIP_EXIT = 77  # a test that cannot run here exits 77, its reason on the last stderr line
+# Standard-ABI backends other than Switchyard's runtime: the library each needs
+BACKEND_LIBS = {"mpich": "/usr/lib/x86_64-linux-gnu/libmpich.so.12"}
 
 
 class Test:
-    def __init__(self, name, nprocs, face, env, timeout, expect_exit, expect_stderr):
+    def __init__(self, name, nprocs, face, env, timeout, expect_exit, expect_stderr, skip_on):
         self.name, self.nprocs, self.face = name, nprocs, face
         self.env, self.timeout = env, timeout
         self.expect_exit, self.expect_stderr = expect_exit, expect_stderr
+        self.skip_on = skip_on  # {backend: why it does not run there}
+        self.backend = "switchyard"
+
+    def on(self, backend):
+        """This standard-ABI test, run on another backend."""
+        t = Test(self.name, self.nprocs, self.face, dict(self.env, SWITCHYARD_ABI_BACKEND=backend),
+                 self.timeout, self.expect_exit, self.expect_stderr, self.skip_on)
+        t.backend = backend
+        return t
 
 
 def parse_testlist(path):
@@ -40,7 +52,7 @@ def parse_testlist(path):
                 bad(f"bad nprocs '{nprocs}'")
             if face not in FACES:
                 bad(f"bad face '{face}' (one of {', '.join(FACES)})")
-            env, timeout, expect_exit, expect_stderr = {}, 60.0, 0, []
+            env, timeout, expect_exit, expect_stderr, skip_on = {}, 60.0, 0, [], {}
             for kv in words[3:]:
                 key, sep, value = kv.partition("=")
                 if not sep or not key:
@@ -52,12 +64,16 @@ def parse_testlist(path):
                         expect_exit = int(value)
                     elif key == "expect_stderr":
                         expect_stderr.append(value.replace("%20", " "))
+                    elif key.startswith("skip_"):  # skip_mpich=WHY: not run on that backend
+                        if face != "abi" or key[5:] not in BACKEND_LIBS:
+                            bad(f"'{key}' needs the abi face and a backend ({', '.join(BACKEND_LIBS)})")
+                        skip_on[key[5:]] = value.replace("%20", " ")
                     else:
                         env[key] = value
                 except ValueError:
                     bad(f"bad value in '{kv}'")
             tests.append(Test(name, int(nprocs), face, env, timeout,
-                              expect_exit, expect_stderr))
+                              expect_exit, expect_stderr, skip_on))
     return tests
 
 
@@ -106,7 +122,10 @@ def tail(data, n=20):
 
 def run_test(test, build, i, n):
     """Run test number i of n; return (status, text of its report lines)."""
-    label = f"[{i}/{n}] {test.name} [{test.face}] np={test.nprocs}"
+    face = test.face if test.backend == "switchyard" else f"{test.face}/{test.backend}"
+    label = f"[{i}/{n}] {test.name} [{face}] np={test.nprocs}"
+    if test.backend in test.skip_on:
+        return "SKIP", f"SKIP {label}: {test.skip_on[test.backend]}"
     argv, early = command_for(test, build)
     if early:
         status, reason = early
@@ -164,16 +183,27 @@ def main():
                     help="build directory holding tests/<face>/ and bin/ (default: build)")
     ap.add_argument("--face", action="append", choices=FACES,
                     help="run only tests of this face (repeatable)")
+    ap.add_argument("--backends", metavar="LIST",
+                    help="standard-ABI backends besides Switchyard's runtime, comma-separated "
+                         "(default: those whose library is installed: " + ", ".join(BACKEND_LIBS) + "; 'none')")
     ap.add_argument("filters", nargs="*", help="run tests whose name contains one")
     args = ap.parse_args()
+    if args.backends is None:
+        backends = [b for b, lib in BACKEND_LIBS.items() if os.path.exists(lib)]
+    else:
+        backends = [b for b in args.backends.split(",") if b and b != "none"]
+        for b in backends:
+            if b not in BACKEND_LIBS:
+                ap.error(f"unknown backend '{b}' (one of {', '.join(BACKEND_LIBS)})")
 
     build = os.path.abspath(args.build or os.path.join(ROOT, "build"))
     tests = [t for t in parse_testlist(os.path.join(ROOT, "tests", "testlist"))
              if (not args.filters or any(f in t.name for f in args.filters))
              and (not args.face or t.face in args.face)]
+    tests += [t.on(b) for b in backends for t in tests if t.face == "abi"]
     if args.list:
         for t in tests:
-            print(f"{t.name} {t.nprocs} {t.face}")
+            print(f"{t.name} {t.nprocs} {t.face}" + (f" {t.backend}" if t.backend != "switchyard" else ""))
         return 0
 
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}

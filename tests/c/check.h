@@ -9,8 +9,24 @@
 #include <string.h>
 
 /* Checks of Switchyard's own choices (error texts, ...) that other MPIs,
- * such as the MPICH these tests are also run against, make differently. */
-#if defined(SWITCHYARD_VERSION) || !defined(MPICH_VERSION)
+ * such as the MPICH these tests are also run against, make differently.
+ * Built for the standard ABI, a program may run on another MPI through the
+ * shim (SWITCHYARD_ABI_BACKEND): the library's version string tells. */
+#if defined(MPI_ABI_VERSION)
+static inline int check_switchyard_(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        char v[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = 0;
+        v[0] = '\0';
+        MPI_Get_library_version(v, &len);
+        known = strncmp(v, "Switchyard", 10) == 0;
+    }
+    return known;
+}
+#define CHECK_SWITCHYARD check_switchyard_()
+#elif defined(SWITCHYARD_VERSION) || !defined(MPICH_VERSION)
 #define CHECK_SWITCHYARD 1
 #else
 #define CHECK_SWITCHYARD 0
