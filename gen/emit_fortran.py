@@ -178,6 +178,9 @@ def conversion(proc, callbacks=None):
                 post.append('*%s = PMPI_File_c2f(c_%s);' % (n, n))
         elif c in ('attribute', 'extra_state'):
             small = k.fortran == 'INTEGER'
+            if c == 'attribute':  # the runtime keeps how a value was set (docs/internals.md)
+                locals_.append('MPIR_Attr_next_kind(%s);' % ('RT_ATTR_INT' if small else 'RT_ATTR_AINT'))
+                cleanup.append('MPIR_Attr_next_kind(RT_ATTR_PTR);')
             if p.dir == 'in':
                 args.append('(void *)(MPI_Aint)*%s' % n)
             else:  # an attribute value read back: predefined keys hold pointers to int in C

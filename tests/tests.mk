@@ -54,6 +54,15 @@ $(BUILD)/tests/fortran/%: tests/fortran/%.f90 $(call tests_dep,$(TESTS_MPIFORT),
 	@mkdir -p $(@D)/mod/$*
 	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -J $(@D)/mod/$* -o $@ $<
 
+# A Fortran test NAME with a C half (tests/fortran/NAME_c.c, mixed-language tests): both
+# compiled, and linked by the Fortran wrapper.
+TESTS_F_MIXED := $(addprefix $(BUILD)/tests/fortran/,$(patsubst tests/fortran/%_c.c,%,$(wildcard tests/fortran/*_c.c)))
+$(filter $(TESTS_F_MIXED),$(TESTS_F_BIN)): $(BUILD)/tests/fortran/%: tests/fortran/%.f90 tests/fortran/%_c.c \
+		$(call tests_dep,$(TESTS_MPIFORT),mpi.mod) $(call tests_dep,$(TESTS_MPICC),mpi.h)
+	@mkdir -p $(@D)/mod/$*
+	$(TESTS_MPICC) $(TESTS_CFLAGS) -c -o $@_c.o tests/fortran/$*_c.c
+	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -J $(@D)/mod/$* -o $@ $< $@_c.o
+
 $(BUILD)/tests/fortran/%: tests/fortran/%.f $(call tests_dep,$(TESTS_MPIFORT),mpif.h)
 	@mkdir -p $(@D)
 	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -o $@ $<

@@ -250,6 +250,14 @@ FACE_API int MPIR_Keyval_set_fortran_cb(int keyval, unsigned flags)
     return MPI_SUCCESS;
 }
 
+/* For the Fortran face (an exported extra): the calling thread's next attribute set or get
+ * through this face stores, or reads back, an integer (kind RT_ATTR_AINT: address-sized;
+ * RT_ATTR_INT: INTEGER, sign-extended) instead of a C pointer; RT_ATTR_PTR after the call. */
+FACE_API void MPIR_Attr_next_kind(int kind)
+{
+    rt_attr_next_kind(kind);
+}
+
 static intptr_t handle_value(const rt_obj *o, int cls)
 {
     return cf_encode(o, cls);

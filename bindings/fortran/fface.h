@@ -56,6 +56,10 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
  * Fortran *_CREATE_KEYVAL / MPI_KEYVAL_CREATE as Fortran ones (RT_CB_FORTRAN, RT_CB_FINT). */
 int MPIR_Keyval_set_fortran_cb(int keyval, unsigned flags);
 
+/* The C face's extra (bindings/c/handles.c): the thread's next attribute set/get through it
+ * is of an integer of that RT_ATTR_* kind (see rt.h); RT_ATTR_PTR resets it. */
+void MPIR_Attr_next_kind(int kind);
+
 #define FF_ALIAS(target, name) extern __typeof__(target) name __attribute__((weak, alias(#target), visibility("default")));
 /* mpi_x_ mpi_x__ mpi_x MPI_X and the same with PMPI, all aliases of pmpi_x_. */
 #define FF_ALIASES(target, lower, upper)                                                            \

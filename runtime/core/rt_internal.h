@@ -40,6 +40,8 @@ struct rt__attr {
     struct rt__attr *next;
     rt_keyval *kv;       /* holds a reference */
     rt_aint val;         /* the address-sized value (docs/internals.md, "Attributes") */
+    int kind;            /* how it was set: RT_ATTR_PTR, RT_ATTR_AINT or RT_ATTR_INT */
+    int ival;            /* RT_ATTR_INT: the int itself (a pointer reader gets its address) */
 };
 
 /* The attributes cached on one object (communicators, datatypes, windows). Newest first: set

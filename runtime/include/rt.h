@@ -90,9 +90,10 @@ typedef struct rt_callback {
 #define RT_CB_FORTRAN 2u  /* a Fortran procedure: arguments by reference, Fortran types */
 #define RT_CB_FINT 4u     /* attribute callbacks of a Fortran keyval made by an MPI-1 call
                              (MPI_KEYVAL_CREATE): INTEGER attribute values and extra_state,
-                             where the MPI-2 calls use INTEGER(KIND=MPI_ADDRESS_KIND). Only
-                             the face reads RT_CB_* flags of attribute callbacks: the runtime
-                             stores and passes every value as an rt_aint. */
+                             where the MPI-2 calls use INTEGER(KIND=MPI_ADDRESS_KIND). The
+                             runtime reads RT_CB_FORTRAN / RT_CB_FINT of attribute callbacks
+                             only to pick the value's view and the copy's kind (RT_ATTR_*);
+                             the face does the calling convention. */
 
 #define RT_FACE_VERSION 3
 /* What the runtime needs from a face to call user code. Methods valid for version >= 1:
@@ -109,7 +110,8 @@ typedef struct rt_callback {
  * Methods valid for version >= 3 (caching; cb->fn is never NULL: the runtime treats a NULL
  * function as MPI_*_NULL_COPY_FN / MPI_*_NULL_DELETE_FN itself):
  * call_copy: call cb (a copy callback of keyval kv, which attaches to objects of obj's
- *   class) for attribute value `in` of obj, which is being duplicated, with the face's
+ *   class) for attribute value `in` of obj (as cb's language reads it: RT_ATTR_* above; so
+ *   is `val` of call_delete), which is being duplicated, with the face's
  *   handles for obj and kv and the keyval's extra_state; *out = the value for the copy and
  *   *flag = 1 to copy it, 0 to leave it out. Returns the callback's error code translated to
  *   a runtime code (RT_SUCCESS = 0). The face also recognises its own predefined copy
@@ -204,6 +206,20 @@ int rt_tag_ub(void);
 /* Size of comm's local group, for the faces' rank checks; -1 if comm is not usable. */
 int rt_comm_size_of(const rt_comm *comm);
 int rt_comm_remote_size_of(const rt_comm *comm); /* 0 for intra-communicators */
+
+/* How an attribute value was set (docs/internals.md, "Attributes"): a pointer (C), an
+ * address-sized integer or an int (sign-extended). A get that reads pointers (C) returns a
+ * pointer as set, and for the integer kinds the address of the stored integer (an rt_aint or
+ * an int; valid while the attribute keeps its value); a get that reads integers returns the
+ * stored word (a pointer as an integer). */
+#define RT_ATTR_PTR 0
+#define RT_ATTR_AINT 1
+#define RT_ATTR_INT 2
+/* For the calling thread's next attribute set or get of a user keyval: RT_ATTR_AINT or
+ * RT_ATTR_INT make it set an integer of that kind, or get the value as an integer. That
+ * set/get resets it to RT_ATTR_PTR (so callbacks it runs read as C); a face calls
+ * rt_attr_next_kind(RT_ATTR_PTR) after its call in case the call failed before. */
+void rt_attr_next_kind(int kind);
 
 /* Adds RT_CB_* flags to both callbacks of user keyval kv, for a face whose other language
  * (Fortran) registers keyvals through its C entry points; call it before the keyval's

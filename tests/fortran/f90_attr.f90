@@ -1,8 +1,43 @@
 ! f90_attr.f90 — caching from Fortran (`use mpi`): Fortran copy/delete callbacks with
-! address-sized values, the predefined callbacks, the value model across the old and new calls.
+! address-sized values, the predefined callbacks, the value model across the old and new calls,
+! and across languages (f90_attr_c.c: C sets, reads and has callbacks; MPI-5.0 20.3.7).
 module f90_attr_cb
   use mpi
+  use iso_c_binding, only: c_int, c_intptr_t
   implicit none
+  interface ! f90_attr_c.c
+    integer(c_int) function c_get(comm, keyval, how, val) bind(C, name='f90_attr_c_get')
+      import :: c_int, c_intptr_t
+      integer(c_int), value :: comm, keyval, how
+      integer(c_intptr_t) :: val
+    end function c_get
+    integer(c_int) function c_set(comm, keyval, val) bind(C, name='f90_attr_c_set')
+      import :: c_int, c_intptr_t
+      integer(c_int), value :: comm, keyval
+      integer(c_intptr_t), value :: val
+    end function c_set
+    integer(c_intptr_t) function c_target() bind(C, name='f90_attr_c_target')
+      import :: c_intptr_t
+    end function c_target
+    integer(c_int) function c_low32(v) bind(C, name='f90_attr_c_low32')
+      import :: c_int, c_intptr_t
+      integer(c_intptr_t), value :: v
+    end function c_low32
+    integer(c_int) function c_nseen() bind(C, name='f90_attr_c_nseen')
+      import :: c_int
+    end function c_nseen
+    integer(c_intptr_t) function c_seen(i) bind(C, name='f90_attr_c_seen')
+      import :: c_int, c_intptr_t
+      integer(c_int), value :: i
+    end function c_seen
+    subroutine c_reset() bind(C, name='f90_attr_c_reset')
+    end subroutine c_reset
+    integer(c_int) function c_keyval(how, keyval) bind(C, name='f90_attr_c_keyval')
+      import :: c_int
+      integer(c_int), value :: how
+      integer(c_int) :: keyval
+    end function c_keyval
+  end interface
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer :: nlog = 0
   logical :: strict = .false.          ! my_delete fails on 667 only while set
@@ -40,6 +75,24 @@ contains
     ierr = MPI_SUCCESS
     if (val == 667 .and. strict) ierr = MPI_ERR_OTHER
   end subroutine my_delete
+
+  ! MPI-1 (MPI_KEYVAL_CREATE) callbacks: INTEGER values; record, copy value+1
+  subroutine old_copy(oldcomm, keyval, extra, vin, vout, flag, ierr)
+    integer :: oldcomm, keyval, extra, vin, vout, ierr
+    logical :: flag
+    if (extra /= 9 .or. oldcomm == MPI_COMM_NULL .or. keyval == MPI_KEYVAL_INVALID) stop 92
+    call note(int(vin, ak))
+    vout = vin + 1
+    flag = .true.
+    ierr = MPI_SUCCESS
+  end subroutine old_copy
+
+  subroutine old_delete(comm, keyval, val, extra, ierr)
+    integer :: comm, keyval, val, extra, ierr
+    if (extra /= 9 .or. comm == MPI_COMM_NULL .or. keyval == MPI_KEYVAL_INVALID) stop 93
+    call note(int(val, ak))
+    ierr = MPI_SUCCESS
+  end subroutine old_delete
 end module f90_attr_cb
 
 program f90_attr
@@ -49,7 +102,8 @@ program f90_attr
   integer :: ierr, k1, k2, k3, kd, kn, c1, c2, c3, ival, tag_ub
   integer(kind=ak) :: v, big
   logical :: flag, flag2
-  integer :: ierr2
+  integer :: ierr2, c4, c5, kf, kca, kci, ko
+  integer(kind=ak) :: addr, cbig
 
   call MPI_INIT(ierr)
   call MPI_COMM_DUP(MPI_COMM_WORLD, c1, ierr)
@@ -183,5 +237,109 @@ program f90_attr
   call MPI_COMM_FREE_KEYVAL(kd, ierr)
   call MPI_COMM_FREE_KEYVAL(kn, ierr)
   if (ierr /= MPI_SUCCESS .or. kn /= MPI_KEYVAL_INVALID) stop 52
+
+  ! --- across languages (MPI-5.0 20.3.7): C sets pointers, Fortran integers. C reads a
+  ! pointer as set, and a Fortran-set value as a pointer TO it (MPI_Aint after
+  ! MPI_COMM_SET_ATTR, int after MPI_ATTR_PUT); Fortran reads the value (a C pointer as an
+  ! address), MPI_ATTR_GET its low 32 bits
+  call MPI_COMM_DUP(MPI_COMM_WORLD, c4, ierr)
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kf, 0_ak, ierr)
+  addr = c_target()
+  if (c_set(c4, kf, addr) /= MPI_SUCCESS) stop 60
+  if (c_get(c4, kf, 0, v) /= 1 .or. v /= addr) stop 61       ! C: the pointer itself
+  if (c_get(c4, kf, 2, v) /= 1 .or. v /= 314) stop 62
+  call MPI_COMM_GET_ATTR(c4, kf, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= addr) stop 63
+  call MPI_ATTR_GET(c4, kf, ival, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. ival /= c_low32(addr)) stop 64
+  cbig = 2_ak**36 + 2_ak**31 + 5                        ! a "pointer" C sets, bit 31 set
+  if (c_set(c4, kf, cbig) /= MPI_SUCCESS) stop 65
+  call MPI_COMM_GET_ATTR(c4, kf, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= cbig) stop 66
+  call MPI_ATTR_GET(c4, kf, ival, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. ival /= -2147483643) stop 67
+  if (c_get(c4, kf, 0, v) /= 1 .or. v /= cbig) stop 68
+  ! Fortran MPI_COMM_SET_ATTR: C gets a pointer to the MPI_Aint
+  big = 2_ak**40 + 5
+  call MPI_COMM_SET_ATTR(c4, kf, big, ierr)
+  if (c_get(c4, kf, 0, v) /= 1 .or. v == big .or. v == 0) stop 69
+  if (c_get(c4, kf, 1, v) /= 1 .or. v /= big) stop 70
+  call MPI_COMM_GET_ATTR(c4, kf, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= big) stop 71
+  call MPI_ATTR_GET(c4, kf, ival, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. ival /= 5) stop 72
+  call MPI_COMM_SET_ATTR(c4, kf, -(2_ak**40) - 3, ierr)
+  if (c_get(c4, kf, 1, v) /= 1 .or. v /= -(2_ak**40) - 3) stop 73
+  call MPI_ATTR_GET(c4, kf, ival, flag, ierr)
+  if (.not. flag .or. ival /= -3) stop 74
+  ! Fortran MPI_ATTR_PUT: C gets a pointer to the int; MPI_COMM_GET_ATTR sign-extends
+  call MPI_ATTR_PUT(c4, kf, -12, ierr)
+  if (ierr /= MPI_SUCCESS) stop 75
+  if (c_get(c4, kf, 0, v) /= 1 .or. v == -12 .or. v == 0) stop 76
+  if (c_get(c4, kf, 2, v) /= 1 .or. v /= -12) stop 77
+  call MPI_COMM_GET_ATTR(c4, kf, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= -12_ak) stop 78
+  call MPI_ATTR_GET(c4, kf, ival, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. ival /= -12) stop 79
+  call MPI_ATTR_PUT(c4, kf, huge(ival), ierr)
+  if (c_get(c4, kf, 2, v) /= 1 .or. v /= int(huge(ival), ak)) stop 80
+  ! and C sets again: a pointer again
+  if (c_set(c4, kf, addr) /= MPI_SUCCESS) stop 81
+  if (c_get(c4, kf, 0, v) /= 1 .or. v /= addr) stop 82
+
+  ! C callbacks get what C get returns: pointers to the MPI_Aint / int Fortran set; a C copy
+  ! that returns the pointer it got (as MPI_COMM_DUP_FN) copies the value
+  if (c_keyval(1, kca) /= MPI_SUCCESS .or. c_keyval(2, kci) /= MPI_SUCCESS) stop 83
+  call MPI_COMM_SET_ATTR(c4, kca, big, ierr)
+  call MPI_ATTR_PUT(c4, kci, -7, ierr)              ! c4: kci=-7, kca=big, kf=addr
+  call c_reset()
+  call MPI_COMM_DUP(c4, c5, ierr)
+  if (ierr /= MPI_SUCCESS .or. c_nseen() /= 2) stop 84
+  if (c_seen(1) /= -7 .or. c_seen(2) /= big) stop 85
+  if (c_get(c5, kca, 1, v) /= 1 .or. v /= big) stop 86
+  if (c_get(c5, kci, 2, v) /= 1 .or. v /= -7) stop 87
+  call MPI_COMM_GET_ATTR(c5, kca, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= big) stop 88
+  call MPI_COMM_GET_ATTR(c5, kci, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= -7_ak) stop 89
+  call MPI_ATTR_GET(c5, kci, ival, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. ival /= -7) stop 94
+  call MPI_ATTR_PUT(c5, kci, 8, ierr)               ! delete(-7) on replacing
+  if (ierr /= MPI_SUCCESS .or. c_nseen() /= 3 .or. c_seen(3) /= -7) stop 95
+  call MPI_COMM_DELETE_ATTR(c5, kca, ierr)
+  if (ierr /= MPI_SUCCESS .or. c_nseen() /= 4 .or. c_seen(4) /= big) stop 96
+  call MPI_COMM_FREE(c5, ierr)
+  if (ierr /= MPI_SUCCESS .or. c_nseen() /= 5 .or. c_seen(5) /= 8) stop 97
+  call MPI_COMM_DELETE_ATTR(c4, kca, ierr)
+  call MPI_COMM_DELETE_ATTR(c4, kci, ierr)
+  if (c_nseen() /= 7) stop 98
+
+  ! Fortran callbacks get what Fortran get returns: a C pointer as an address (MPI-2
+  ! keyval) or its low 32 bits (MPI_KEYVAL_CREATE); the copies are Fortran integers
+  call MPI_COMM_DELETE_ATTR(c4, kf, ierr)
+  call MPI_COMM_CREATE_KEYVAL(my_copy, my_delete, k1, xs, ierr)
+  call MPI_KEYVAL_CREATE(old_copy, old_delete, ko, 9, ierr)
+  if (ierr /= MPI_SUCCESS) stop 99
+  if (c_set(c4, k1, cbig) /= MPI_SUCCESS .or. c_set(c4, ko, cbig) /= MPI_SUCCESS) stop 100
+  nlog = 0
+  call MPI_COMM_DUP(c4, c5, ierr)                   ! ko first (newest), then k1
+  if (ierr /= MPI_SUCCESS .or. nlog /= 2) stop 101
+  if (logv(1) /= -2147483643_ak .or. logv(2) /= 1000 + cbig) stop 102
+  if (c_get(c5, ko, 2, v) /= 1 .or. v /= -2147483642_ak) stop 103   ! an int now
+  if (c_get(c5, k1, 1, v) /= 1 .or. v /= cbig + 1) stop 104         ! an MPI_Aint now
+  call MPI_COMM_GET_ATTR(c5, ko, v, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. v /= -2147483642_ak) stop 105
+  call MPI_COMM_FREE(c5, ierr)
+  if (ierr /= MPI_SUCCESS .or. nlog /= 4) stop 106
+  if (logv(3) /= -2147483642_ak .or. logv(4) /= 2000 + cbig + 1) stop 107
+  call MPI_COMM_FREE(c4, ierr)                      ! delete(cbig) twice
+  if (ierr /= MPI_SUCCESS .or. nlog /= 6) stop 108
+  if (logv(5) /= int(c_low32(cbig), ak) .or. logv(6) /= 2000 + cbig) stop 109
+  call MPI_COMM_FREE_KEYVAL(k1, ierr)
+  call MPI_KEYVAL_FREE(ko, ierr)
+  call MPI_COMM_FREE_KEYVAL(kf, ierr)
+  call MPI_COMM_FREE_KEYVAL(kca, ierr)
+  call MPI_COMM_FREE_KEYVAL(kci, ierr)
+  if (ierr /= MPI_SUCCESS) stop 110
   call MPI_FINALIZE(ierr)
 end program f90_attr
