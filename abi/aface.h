@@ -24,6 +24,8 @@ int afb_resolve(void *lib);
  * the same one for the same cif and fn; NULL if fn is NULL or memory is short. */
 void (*afb_closure(ffi_cif *cif, void (*handler)(ffi_cif *, void *, void **, void *), void (*fn)(void)))(void);
 
+/* The backend library's path and SWITCHYARD_ABI_BACKEND's value (backend.c). */
+extern const char *afb_lib_path, *afb_lib_choice;
 /* The backend's MPI_File_c2f / MPI_File_f2c (backend.c); 0 / NULL if it lacks them. */
 int afb_file_to_int(void *file);
 void *afb_file_from_int(int v);

@@ -11,6 +11,7 @@
 
 int af_backend;
 static void *backend_lib;
+const char *afb_lib_path = "", *afb_lib_choice = "";
 
 int afb_file_to_int(void *file)
 {
@@ -51,5 +52,7 @@ __attribute__((constructor)) static void afb_choose(void)
         exit(1);
     }
     backend_lib = lib;
+    afb_lib_path = path;
+    afb_lib_choice = v;
     af_backend = 1;
 }

@@ -161,6 +161,12 @@ def _param(ctx, proc, p, names, large, b):
     elif cls in ('c_pointer', 'attribute', 'extra_state', 'string', 'string_array', 'string_2darray', 'argv'):
         mt.append('void *')
         args.append('(void *)%s' % n)
+        lens = [q.name for q in proc.c_params(large) if q.kind.name == 'STRING_LENGTH' and q.dir == 'out']
+        if k.name == 'LIBRARY_VERSION':  # the library's name: Switchyard's shim, then the backend's
+            post.append('if (rc_ == 0) afb_name_library(%s, %s);' % (n, lens[0] if lens else 'NULL'))
+        codes = [q.name for q in proc.c_params(large) if q.kind.map == 'error_code' and q.dir == 'in']
+        if k.name == 'ERROR_STRING' and codes:  # the shim's own error codes have the shim's texts
+            post.append('if (rc_ == 0) afb_error_string(%s, %s, %s);' % (codes[0], n, lens[0] if lens else 'NULL'))
         keyval = [q for q in proc.c_params(large) if q.kind.cls == 'handle' and q.kind.handle == 'keyval' and q.dir == 'in']
         flag = [q for q in proc.c_params(large) if q.kind.cls == 'logical' and q.dir == 'out']
         if cls == 'attribute' and p.dir != 'in' and keyval and flag:  # a get: map predefined values
@@ -345,7 +351,8 @@ def emit(spec):
     common = dict(funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
                   sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
                   err_unsupported=by_name['MPI_ERR_UNSUPPORTED_OPERATION'].mpich,
-                  err_no_mem=by_name['MPI_ERR_NO_MEM'].mpich, ctypes=face.HANDLE_CTYPE)
+                  err_no_mem=by_name['MPI_ERR_NO_MEM'].mpich, comm_world=by_name['MPI_COMM_WORLD'].mpich,
+                  errors_are_fatal=by_name['MPI_ERRORS_ARE_FATAL'].mpich, errors_abort=by_name['MPI_ERRORS_ABORT'].mpich, ctypes=face.HANDLE_CTYPE)
     files['abi/afb_procs.h'] = render('backend_procs.h.j2', **common)
     files['abi/backend_fwd.c'] = render('backend_fwd.c.j2', **common)
     return files

@@ -21,7 +21,7 @@ static inline int check_switchyard_(void)
         int len = 0;
         v[0] = '\0';
         MPI_Get_library_version(v, &len);
-        known = strncmp(v, "Switchyard", 10) == 0;
+        known = strncmp(v, "Switchyard", 10) == 0 && !strstr(v, "shim over:");
     }
     return known;
 }

@@ -11,6 +11,7 @@ run() { # nprocs program: runs it on MPICH through the shim
 cat > "$TMP/libver.c" <<'C'
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 int main(int argc, char **argv)
 {
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -30,19 +31,49 @@ int main(int argc, char **argv)
             return printf("bad receive: %d from %d tag %d count %d\n", got, st.MPI_SOURCE, st.MPI_TAG, count), 1;
     }
     if (rank == 0)
-        printf("library: %.20s\n", v);
+        printf("library: %.*s\n", (int)strcspn(v, "\n"), v);
     MPI_Finalize();
     return 0;
 }
 C
 "$BUILD/bin/mpicc_abi" -o "$TMP/libver" "$TMP/libver.c" || fail "mpicc_abi cannot build the version program"
 out=$(SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n 2 "$TMP/libver") || fail "the version program failed on MPICH: $out"
-case $out in *"library: MPICH"*) ;; *) fail "MPI_Get_library_version does not name MPICH: $out" ;; esac
+case $out in *"library: Switchyard "*" standard-ABI shim over: MPICH Version:"*) ;;
+    *) fail "MPI_Get_library_version does not name the shim and MPICH: $out" ;; esac
 out=$(timeout 60 "$BUILD/bin/mpiexec" -n 2 "$TMP/libver") || fail "the version program failed on Switchyard: $out"
-case $out in *MPICH*) fail "the default backend ran MPICH: $out" ;; esac
+case $out in *"shim over"*) fail "the default backend ran a foreign MPI: $out" ;; esac
 # a library that cannot load: a clear message and exit status 1
 SWITCHYARD_ABI_BACKEND=/nonexistent/libmpich.so.12 "$TMP/libver" 2> "$TMP/err" && fail "a missing backend library was accepted"
 grep -q "/nonexistent/libmpich.so.12" "$TMP/err" || fail "the message does not name the library: $(cat "$TMP/err")"
+# a procedure MPICH 4.0.2 lacks: MPI_ERR_UNSUPPORTED_OPERATION through the error handler, with a
+# message naming the procedure and the library; fatal under the default handler
+cat > "$TMP/missing.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int rc, cls = -1, len = 0;
+    MPI_Init(&argc, &argv);
+    if (argc > 1)
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = MPI_Remove_error_class(MPI_ERR_LASTCODE);
+    MPI_Error_class(rc, &cls);
+    MPI_Error_string(rc, msg, &len);
+    printf("class %s: %s\n", cls == MPI_ERR_UNSUPPORTED_OPERATION ? "unsupported" : "other", msg);
+    MPI_Finalize();
+    return 0;
+}
+C
+"$BUILD/bin/mpicc_abi" -o "$TMP/missing" "$TMP/missing.c" || fail "mpicc_abi cannot build the missing-procedure program"
+out=$(SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n 1 "$TMP/missing" return 2>&1) ||
+    fail "a missing procedure with MPI_ERRORS_RETURN ended the job: $out"
+case $out in *"class unsupported: MPI_Remove_error_class: not implemented by the backend library $LIBMPICH"*) ;;
+    *) fail "a missing procedure's error does not name it and the library: $out" ;; esac
+SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n 1 "$TMP/missing" > "$TMP/out" 2>&1 &&
+    fail "a missing procedure under MPI_ERRORS_ARE_FATAL did not end the job: $(cat "$TMP/out")"
+grep -q "MPI_Remove_error_class: not implemented" "$TMP/out" || fail "the fatal message does not name the procedure: $(cat "$TMP/out")"
 # existing standard-ABI test programs, built once, on MPICH
 run 1 "$BUILD/tests/abi/init_finalize"
 run 1 "$BUILD/tests/abi/init_thread"
