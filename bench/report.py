@@ -17,17 +17,18 @@ def load(path):
 def main(out, name, impls):
     data = {i: load(os.path.join(out, '%s.%s.txt' % (name, i))) for i in impls}
     keys = sorted(data[impls[0]], key=lambda k: (k[0], k[1]))
-    head = '%-16s %9s' % ('metric', 'size') + ''.join('%12s' % i for i in impls) + \
-        ''.join('%14s' % ('sy/' + i) for i in impls[1:])
+    w = max([12] + [len(i) + 2 for i in impls])
+    head = '%-16s %9s' % ('metric', 'size') + ''.join('%*s' % (w, i) for i in impls) + \
+        ''.join('%14s' % (impls[0][:6] + '/' + i[:6]) for i in impls[1:])
     print(head)
     for k in keys:
         vals = [data[i].get(k) for i in impls]
-        line = '%-16s %9d' % k + ''.join('%12.3f' % v if v is not None else '%12s' % '-' for v in vals)
+        line = '%-16s %9d' % k + ''.join('%*.3f' % (w, v) if v is not None else '%*s' % (w, '-') for v in vals)
         for v in vals[1:]:
             line += '%14.2f' % (vals[0] / v) if v else '%14s' % '-'
         print(line)
-    print('(latency: lower is better, ratio < 1 means Switchyard is faster; bandwidth and '
-          'message rate: higher is better, ratio > 1 means Switchyard is faster)')
+    print('(latency and ns: lower is better, ratio < 1 means %s is faster; bandwidth and '
+          'message rate: higher is better, ratio > 1 means %s is faster)' % (impls[0], impls[0]))
     plot(out, name, impls, data)
 
 

@@ -2,13 +2,24 @@
 # run.sh — `make bench`: builds each benchmark (bench/p2p.c, bench/types.c, bench/coll.c,
 # bench/attr.c) against Switchyard, Debian MPICH and Debian Open MPI, runs each on 2 ranks of
 # this node (coll: 2 and 4; attr: 1) with its own launcher, one after the other in one run,
-# and prints side-by-side tables with ratios (bench/report.py) and PNG plots.
+# and prints side-by-side tables with ratios (bench/report.py) and PNG plots. bench/shim.c is
+# built once with mpicc_abi and run on MPICH through the shim, beside MPICH itself.
 set -e
 B=${BUILD:-build}
 out=$B/bench
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-for bench in ${BENCHES:-p2p types coll attr}; do
+for bench in ${BENCHES:-p2p types coll attr shim}; do
+    if [ $bench = shim ]; then # one standard-ABI binary on MPICH through the shim vs MPICH itself
+        "$B/bin/mpicc_abi" -O2 -o "$out/shim_abi" bench/shim.c
+        mpicc.mpich -O2 -o "$out/shim_mpich" bench/shim.c
+        SWITCHYARD_ABI_BACKEND=mpich "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.shim_on_mpich.txt"
+        "$B/bin/mpiexec" -n 2 "$out/shim_mpich" > "$out/shim.mpich.txt"
+        "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.abi_on_switchyard.txt"
+        echo "== shim (ratio shim_on_mpich/mpich - 1 is the shim's cost)"
+        python3 bench/report.py "$out" shim shim_on_mpich mpich abi_on_switchyard
+        continue
+    fi
     "$B/bin/mpicc" -O2 -Wno-stringop-overflow -o "$out/${bench}_switchyard" bench/$bench.c
     mpicc.mpich -O2 -Wno-stringop-overflow -o "$out/${bench}_mpich" bench/$bench.c
     mpicc.openmpi -O2 -o "$out/${bench}_openmpi" bench/$bench.c

@@ -323,6 +323,22 @@ def callback_handler(ctx, cb, large):
                 lines=lines + [invoke] + post)
 
 
+def _fast_paths(maps):
+    """{map name: {'in': f, 'out': f}}: f = 'nonneg' when every value the map changes is negative
+    (a value >= 0 goes through at once), 'zero' when 0 goes through unchanged, else None."""
+    out = {}
+    for name, m in maps.items():
+        if m.get('identity') or m.get('kind') == 'bits':
+            continue
+        f = {}
+        for d, pairs, key, val in (('in', m['pairs_out'], 1, 0), ('out', m['pairs_in'], 0, 1)):
+            keys = {p[key]: p[val] for p in pairs}
+            f[d] = ('nonneg' if keys and max(keys) < 0 else
+                    'zero' if keys.get(0, 0) == 0 else None)
+        out[name] = f
+    return out
+
+
 def emit(spec):
     ctx = Ctx(spec)
     funcs = []
@@ -348,7 +364,7 @@ def emit(spec):
     weights = [(by_name[n].abi, by_name[n].mpich['symbol'], n) for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY')]
     files = {}
     attr_maps = [(c.abi, face.map_fname(c.attr_value_map), c.name) for c in spec.constants if c.attr_value_map]
-    common = dict(funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
+    common = dict(fast=_fast_paths(ctx.maps), funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
                   sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
                   err_unsupported=by_name['MPI_ERR_UNSUPPORTED_OPERATION'].mpich,
                   err_no_mem=by_name['MPI_ERR_NO_MEM'].mpich, comm_world=by_name['MPI_COMM_WORLD'].mpich,
