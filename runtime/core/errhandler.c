@@ -45,16 +45,16 @@ void rt__errhandler_replace(rt_errhandler **slot, rt_errhandler *eh)
 int rt__errhandler_invoke(rt_errhandler *eh, rt_obj *target, int code, const char *msg)
 {
     if (!eh || eh->kind == RT__EH_FATAL)
-        rt__fatal(msg);
+        rt__fatal_code(code, msg);
     switch (eh->kind) {
     case RT__EH_ABORT:
         /* the processes of target's group; a singleton job is just this process */
-        rt__fatal(msg);
+        rt__fatal_code(code, msg);
     case RT__EH_RETURN:
         return code;
     default:
         if (!eh->cb.face || eh->cb.face->version < 1 || !eh->cb.face->call_errhandler)
-            rt__fatal(msg);
+            rt__fatal_code(code, msg);
         /* the user function may replace the handler (and so free it) while it runs */
         rt__obj_retain(&eh->obj);
         eh->cb.face->call_errhandler(&eh->cb, target, code);

@@ -3,7 +3,7 @@
 #include "rt_internal.h"
 
 #include "pmi.h"
-#include "pmi_wire.h" /* RT_FATAL_PREFIX */
+#include "pmi_wire.h" /* RT_FATAL_PREFIX, RT_PEER_FAILED_PREFIX */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +49,21 @@ _Noreturn void rt__fatal(const char *msg)
     char why[512];
     fprintf(stderr, "Switchyard: fatal error: %s\n", msg);
     snprintf(why, sizeof why, RT_FATAL_PREFIX "%s", msg);
+    end_job(1, why);
+}
+
+/* As rt__fatal, for a fatal error of code `code`: when its class says a peer process failed
+ * (RT_ERR_PROC_ABORTED, RT_X_ERR_PROC_FAILED), the launcher is told so (RT_PEER_FAILED_PREFIX)
+ * and names the peer that failed rather than this process. */
+_Noreturn void rt__fatal_code(int code, const char *msg)
+{
+    int cls = rt_error_class_of(code);
+    char why[512];
+
+    if (cls != RT_ERR_PROC_ABORTED && cls != RT_X_ERR_PROC_FAILED)
+        rt__fatal(msg);
+    fprintf(stderr, "Switchyard: fatal error: %s\n", msg);
+    snprintf(why, sizeof why, RT_PEER_FAILED_PREFIX "%s", msg);
     end_job(1, why);
 }
 

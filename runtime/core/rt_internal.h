@@ -372,6 +372,8 @@ const char *rt__mpi_name(const char *fn, char *buf, size_t n);
 _Noreturn void rt__abort_job(int status);
 /* Prints "Switchyard: fatal error: <msg>" to stderr and ends the job with status 1. */
 _Noreturn void rt__fatal(const char *msg);
+/* errors.c: rt__fatal for an error code; a peer failure is reported to the launcher as one. */
+_Noreturn void rt__fatal_code(int code, const char *msg);
 /* Raises RT_ERR_UNSUPPORTED_OPERATION "<fn> is not implemented by Switchyard yet" on obj
  * (declared again by the generated rt_stubs.c). Returns the error code. */
 int rt__unsupported(rt_obj *obj, const char *fn);

@@ -69,6 +69,8 @@ static void cleanup(struct mx_job *job)
     mx_kvs_free(job->kvs);
     mx_buf_free(&job->scratch);
     mx_buf_free(&job->stdin_buf);
+    mx_buf_free(&job->outq[1]);
+    mx_buf_free(&job->outq[2]);
     if (job->sigfd >= 0)
         close(job->sigfd);
     if (job->devnull >= 0)
@@ -85,6 +87,7 @@ int main(int argc, char **argv)
 
     memset(&job, 0, sizeof job);
     job.devnull = job.sigfd = -1;
+    job.blame_rank = -1;
     rc = mx_parse_opts(argc, argv, &job.opt);
     if (rc != 0) {
         mx_free_opts(&job.opt);

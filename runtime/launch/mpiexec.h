@@ -30,6 +30,10 @@
 #define MX_KILL_GRACE_MS 500        /* SIGTERM, then SIGKILL this much later */
 #define MX_EOF_GRACE_MS 250         /* a rank alive this long after closing PMI has failed */
 #define MX_DRAIN_MS 1000            /* output relayed this long after the last rank exited */
+#define MX_BLAME_MS 1000            /* a rank ending the job for a failed peer: how long we wait
+                                     * for that failure to show before reporting the rank */
+#define MX_OUT_BUF (1u << 20)       /* our stdout/stderr queue this much, then the ranks' pipes
+                                     * are no longer read (back-pressure) */
 
 struct mx_buf {
     char *p;
@@ -69,6 +73,7 @@ struct mx_rank {
     struct mx_buf pmi_out;  /* replies not yet written */
     struct mx_buf out_line, err_line;
     unsigned initialized : 1, finalized : 1, in_barrier : 1, exited : 1, pmi_eof : 1;
+    unsigned peer_failed : 1; /* aborted the job because a peer failed (RT_PEER_FAILED_PREFIX) */
     int status;             /* wait status, once exited */
     long long eof_ms;       /* when its PMI socket reached EOF */
 };
@@ -101,6 +106,12 @@ struct mx_job {
     int swept;              /* final SIGKILL sweep done after the last rank exited */
     long long deadline_ms;  /* --timeout, 0 = none */
     long long drain_until;  /* 0 until the last rank exited */
+    int blame_rank;         /* first rank that aborted because a peer failed, -1 for none */
+    int blame_status;       /* its exit status */
+    long long blame_until;  /* then reported at this time unless a real failure shows first */
+    char blame_msg[1024];
+    struct mx_buf outq[3];  /* what could not yet be written to our fd 1 and 2 */
+    long long out_progress_ms; /* when a write to our fd 1 or 2 last took something */
 };
 
 /* mpiexec_opts.c: parse the command line into o (MPMD parts separated by ':' each get their
@@ -141,6 +152,20 @@ void mx_kvs_free(struct mx_kvs *kvs);
 /* mpiexec_io.c: relay what rank r wrote on stream fd 1 or 2 (whole lines only; the rest at
  * EOF); with drain, until nothing is left. */
 void mx_io_read(struct mx_job *job, struct mx_rank *r, int stream, int drain);
+/* mpiexec_out.c: make our stdout/stderr non-blocking (unless a terminal) for the run; the
+ * flags are restored at exit. */
+void mx_out_init(void);
+/* mpiexec_out.c: write data to our fd `stream` (1 or 2), queueing what it does not take now
+ * (behind what is queued already); dropped once that descriptor failed (EPIPE). */
+void mx_out_write(struct mx_job *job, int stream, const char *data, size_t len);
+/* mpiexec_out.c: write what is queued for our fd `stream` (1 or 2) as far as it takes it. */
+void mx_out_flush(struct mx_job *job, int stream);
+/* mpiexec_out.c: 1 when the queue for our fd `stream` is at its bound (MX_OUT_BUF). */
+int mx_out_full(const struct mx_job *job, int stream);
+/* mpiexec_out.c: 1 when something is queued for our fd 1 or 2 (and it still takes output). */
+int mx_out_queued(const struct mx_job *job);
+/* mpiexec_out.c: print "mpiexec: <msg>" on our stderr, after what is queued there. */
+void mx_say(struct mx_job *job, const char *msg);
 /* mpiexec_io.c: read our stdin into the buffer for rank 0. */
 void mx_stdin_read(struct mx_job *job);
 /* mpiexec_io.c: write the buffered stdin to rank 0. */

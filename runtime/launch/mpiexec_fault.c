@@ -34,8 +34,7 @@ void mx_end(struct mx_job *job, int code, int sig, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "mpiexec: %s\n", msg);
-    fflush(stderr);
+    mx_say(job, msg);
     job->ending = 1;
     job->exit_code = code;
     job->term_ms = mx_now_ms();
@@ -64,6 +63,8 @@ void mx_rank_exited(struct mx_job *job, struct mx_rank *r, int status)
     mx_io_read(job, r, 2, 1);
     if (r->rank == 0)
         mx_stdin_close(job);
+    if (r->peer_failed && !WIFSIGNALED(status))
+        return; /* it ended the job for a failed peer: reported as such (mx_timers) */
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         mx_end(job, 128 + sig, SIGTERM, "rank %d (pid %d) killed by signal %d (%s)%s", r->rank,
@@ -103,6 +104,14 @@ int mx_timers(struct mx_job *job)
         else
             next = until(job->deadline_ms, now, next);
     }
+    if (job->blame_rank >= 0 && !job->ending) { /* no other failure showed in time */
+        if (now >= job->blame_until || job->nlive == 0)
+            mx_end(job, job->blame_status, SIGTERM,
+                   "rank %d ended the job because a peer failed: %s", job->blame_rank,
+                   job->blame_msg);
+        else
+            next = until(job->blame_until, now, next);
+    }
     for (int i = 0; i < job->n && !job->ending; i++) {
         struct mx_rank *r = &job->ranks[i];
         if (!r->pmi_eof || r->exited || !r->initialized || r->finalized)
@@ -122,7 +131,7 @@ int mx_timers(struct mx_job *job)
             next = until(job->term_ms + MX_KILL_GRACE_MS, now, next);
         }
     }
-    if (job->drain_until)
+    if (job->drain_until && now < job->drain_until)
         next = until(job->drain_until, now, next);
     return next;
 }

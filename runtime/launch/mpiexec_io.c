@@ -1,5 +1,6 @@
 /* mpiexec_io.c — relaying the ranks' stdout/stderr line by line (so lines of different ranks
- * never mix; optionally tagged "[rank] ") and forwarding mpiexec's stdin to rank 0. */
+ * never mix; optionally tagged "[rank] ") into mpiexec_out.c's queues, and forwarding mpiexec's
+ * stdin to rank 0. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -10,8 +11,7 @@
 
 static void out(struct mx_job *job, int stream, const char *data, size_t len)
 {
-    if (len && !job->out_dead[stream] && mx_write_all(stream, data, len) < 0)
-        job->out_dead[stream] = 1; /* e.g. EPIPE: nobody reads our output any more */
+    mx_out_write(job, stream, data, len);
 }
 
 static void add_tagged(struct mx_job *job, struct mx_rank *r, const char *line, size_t len,
@@ -66,7 +66,8 @@ void mx_io_read(struct mx_job *job, struct mx_rank *r, int stream, int drain)
     int rounds = drain ? 64 : 1; /* bounded even if someone keeps writing */
     char chunk[16384];
 
-    while (rounds-- > 0 && *fd >= 0) {
+    /* back-pressure: while our own output is stuck, the rest waits in the rank's pipe */
+    while (rounds-- > 0 && *fd >= 0 && !mx_out_full(job, stream)) {
         ssize_t n = read(*fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) {
             rounds++;

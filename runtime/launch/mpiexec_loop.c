@@ -1,5 +1,6 @@
 /* mpiexec_loop.c — the launcher's single poll() loop: signals (SIGCHLD, SIGINT, SIGTERM,
- * SIGHUP via signalfd), every rank's PMI socket and output pipes, stdin for rank 0. */
+ * SIGHUP via signalfd), every rank's PMI socket and output pipes, stdin for rank 0, and our
+ * own stdout/stderr while output waits for them. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -12,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum kind { EV_SIGNAL, EV_STDIN, EV_STDIN_PIPE, EV_PMI, EV_OUT, EV_ERR };
+enum kind { EV_SIGNAL, EV_STDIN, EV_STDIN_PIPE, EV_PMI, EV_OUT, EV_ERR, EV_OUR_OUT };
 
 struct source {
     enum kind kind;
@@ -98,15 +99,18 @@ static int collect(struct mx_job *job, struct pollfd *pfd, struct source *src)
         add(pfd, src, &k, job->stdin_fd, POLLIN, EV_STDIN, NULL);
     if (job->stdin_pipe >= 0 && job->stdin_buf.len)
         add(pfd, src, &k, job->stdin_pipe, POLLOUT, EV_STDIN_PIPE, NULL);
+    for (int fd = 1; fd <= 2; fd++)
+        if (job->outq[fd].len)
+            add(pfd, src, &k, fd, POLLOUT, EV_OUR_OUT, NULL);
     for (int i = 0; i < job->n; i++) {
         struct mx_rank *r = &job->ranks[i];
         if (r->pmi_fd >= 0) {
             short ev = (short)(POLLIN | (r->pmi_out.len ? POLLOUT : 0));
             add(pfd, src, &k, r->pmi_fd, ev, EV_PMI, r);
         }
-        if (r->out_fd >= 0)
+        if (r->out_fd >= 0 && !mx_out_full(job, 1))
             add(pfd, src, &k, r->out_fd, POLLIN, EV_OUT, r);
-        if (r->err_fd >= 0)
+        if (r->err_fd >= 0 && !mx_out_full(job, 2))
             add(pfd, src, &k, r->err_fd, POLLIN, EV_ERR, r);
     }
     return k;
@@ -143,29 +147,65 @@ static void dispatch(struct mx_job *job, const struct pollfd *p, const struct so
         if (r->err_fd == p->fd)
             mx_io_read(job, r, 2, 0);
         break;
+    case EV_OUR_OUT:
+        mx_out_flush(job, p->fd);
+        break;
     }
 }
 
-static void close_all(struct mx_job *job)
+static void close_output(struct mx_job *job)
 {
     for (int i = 0; i < job->n; i++) {
         struct mx_rank *r = &job->ranks[i];
-        mx_pmi_close(r);
         if (r->out_fd >= 0)
             close(r->out_fd);
         if (r->err_fd >= 0)
             close(r->err_fd);
         r->out_fd = r->err_fd = -1;
     }
+}
+
+static void close_all(struct mx_job *job)
+{
+    for (int i = 0; i < job->n; i++)
+        mx_pmi_close(&job->ranks[i]);
+    close_output(job);
     mx_stdin_close(job);
+    /* what our readers did not take by now is dropped (the loop waited for them) */
+    for (int fd = 1; fd <= 2; fd++) {
+        mx_out_flush(job, fd);
+        mx_buf_free(&job->outq[fd]);
+    }
+}
+
+/* After the last rank exited: 1 when the loop is done. Output is relayed until nothing is
+ * left. Pipes held open by others are given up MX_DRAIN_MS after the last exit (or after our
+ * readers last took something, while they hold the ranks back). When the job failed or was
+ * signalled, what our readers have not taken MX_DRAIN_MS after that is dropped; after a clean
+ * run it waits for them (a signal ends the wait). */
+static int drained(struct mx_job *job)
+{
+    long long now = mx_now_ms();
+
+    if (job->out_progress_ms + MX_DRAIN_MS > job->drain_until)
+        job->drain_until = job->out_progress_ms + MX_DRAIN_MS;
+    if (!job->ending && (mx_out_full(job, 1) || mx_out_full(job, 2)))
+        job->drain_until = now + MX_DRAIN_MS; /* a slow reader: the ranks' output waits */
+    if (!output_open(job) && !mx_out_queued(job))
+        return 1;
+    if (now < job->drain_until)
+        return 0;
+    close_output(job);
+    return job->ending || !mx_out_queued(job);
 }
 
 void mx_run(struct mx_job *job)
 {
-    size_t cap = 3 + 3 * (size_t)job->n;
+    size_t cap = 5 + 3 * (size_t)job->n;
     struct pollfd *pfd = mx_xmalloc(cap * sizeof *pfd);
     struct source *src = mx_xmalloc(cap * sizeof *src);
 
+    mx_out_init();
     for (;;) {
         int timeout = mx_timers(job);
         if (job->nlive == 0) {
@@ -177,7 +217,7 @@ void mx_run(struct mx_job *job)
                 mx_stdin_close(job);
                 continue;
             }
-            if (!output_open(job) || mx_now_ms() >= job->drain_until)
+            if (drained(job))
                 break;
         }
         int k = collect(job, pfd, src);

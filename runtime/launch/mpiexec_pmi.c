@@ -186,8 +186,17 @@ static void do_abort(struct mx_job *job, struct mx_rank *r, const struct rt__pmi
     mx_io_read(job, r, 2, 1);
     /* an exit status keeps 8 bits: a code that is not 0 must not end the job with 0 */
     int status = (code & 0xff) || !code ? code & 0xff : 1;
-    size_t fatal = strlen(RT_FATAL_PREFIX);
-    if (msg && strncmp(msg, RT_FATAL_PREFIX, fatal) == 0) /* not the user's MPI_Abort */
+    size_t fatal = strlen(RT_FATAL_PREFIX), peer = strlen(RT_PEER_FAILED_PREFIX);
+    if (msg && strncmp(msg, RT_PEER_FAILED_PREFIX, peer) == 0) {
+        /* the peer's own death usually shows within milliseconds: report that instead */
+        r->peer_failed = 1;
+        if (job->blame_rank < 0 && !job->ending) {
+            job->blame_rank = r->rank;
+            job->blame_status = status;
+            job->blame_until = mx_now_ms() + MX_BLAME_MS;
+            snprintf(job->blame_msg, sizeof job->blame_msg, "%s", msg + peer);
+        }
+    } else if (msg && strncmp(msg, RT_FATAL_PREFIX, fatal) == 0) /* not the user's MPI_Abort */
         mx_end(job, status, SIGTERM, "rank %d ended the job on a fatal error: %s", r->rank, msg + fatal);
     else
         mx_end(job, status, SIGTERM, "rank %d called MPI_Abort with code %d%s%s", r->rank, code,

@@ -10,6 +10,9 @@
 /* The start of a cmd=abort message that says the process ended the job on a fatal error
  * (an error handler, a runtime failure), not by calling MPI_Abort. */
 #define RT_FATAL_PREFIX "fatal error: "
+/* The start of a cmd=abort message that says the process ended the job because a peer
+ * process failed (its error was fatal): the launcher then looks for that failure first. */
+#define RT_PEER_FAILED_PREFIX "peer failed: "
 
 struct rt__pmiw_field {
     const char *key;
