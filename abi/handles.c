@@ -27,6 +27,8 @@ int af_decode(intptr_t h, int cls, rt_obj **out)
         *out = rt_builtins[id];
         return FS_DEC_OK;
     }
+    /* a user handle is an address; rt_obj_is reads through it only once it is known to be a
+     * live object (the runtime's registry of object addresses), so garbage cannot fault */
     if (rt_obj_is((const void *)h, cls)) {
         *out = (rt_obj *)h;
         return FS_DEC_OK;

@@ -1,6 +1,7 @@
 /* obj.c — runtime objects: per-class tables of live user objects (slot reuse through a free
  * list), reference counting, header checks, and the builtin objects created at load. */
 #include "rt_internal.h"
+#include "obj_registry.h"
 
 #include <stdlib.h>
 
@@ -81,6 +82,7 @@ void rt__objs_unload(void)
         free(t->freel);
         memset(t, 0, sizeof *t);
     }
+    rt__objreg_free();
 }
 
 /* A free slot index of table t (growing it), or -1. */
@@ -138,8 +140,13 @@ rt_obj *rt__obj_new(int cls)
     o = calloc(1, class_size[cls]);
     if (!o)
         return NULL;
+    if (rt__objreg_add(o)) {
+        free(o);
+        return NULL;
+    }
     i = take_slot(t);
     if (i < 0) {
+        rt__objreg_remove(o);
         free(o);
         return NULL;
     }
@@ -171,6 +178,7 @@ void rt__obj_release(rt_obj *o)
     t = &rt__g.tab[o->cls];
     if (o->index < t->top && t->slot[o->index] == o)
         give_slot(t, o->index);
+    rt__objreg_remove(o);
     o->magic = 0;
     free(o);
 }
@@ -189,21 +197,20 @@ rt_obj *rt_obj_lookup(int cls, int32_t index)
     return t->slot[index];
 }
 
-/* 1 if p is a live object of class cls, else 0. Reads the first 12 bytes at p (p must
- * point to readable memory or be NULL), never writes. */
+/* 1 if p is a live object of class cls, else 0. p may be any value a user passed as a
+ * handle: nothing is read through it unless it is the address of a builtin (static storage)
+ * or of a registered user object (obj_registry.h), so garbage never faults. Never writes. */
 int rt_obj_is(const void *p, int cls)
 {
-    rt_obj h;
+    uintptr_t a = (uintptr_t)p, base = (uintptr_t)builtin_store;
+    const rt_obj *o = p;
 
-    if (!p)
-        return 0;
-    /* memcpy: p may be misaligned or of any type; only magic..index (12 bytes) are read */
-    memcpy(&h, p, offsetof(rt_obj, refs));
-    if (h.magic != RT_OBJ_MAGIC || h.cls != cls)
-        return 0;
-    /* the object must also be where its header says it is: a forged or stale header
-     * that happens to carry the magic is not accepted */
-    if (h.builtin)
-        return h.index >= 0 && h.index < RT_NBUILTINS && rt_builtins[h.index] == p;
-    return rt_obj_lookup(cls, h.index) == p;
+    if (a - base < sizeof builtin_store) { /* a builtin: the start of its slot, of class cls */
+        if ((a - base) % sizeof builtin_store[0])
+            return 0;
+        return o->magic == RT_OBJ_MAGIC && o->cls == cls && o->index >= 0 && o->index < RT_NBUILTINS &&
+               rt_builtins[o->index] == o;
+    }
+    /* a user object is registered from creation to destruction; only then is its header read */
+    return rt__objreg_has(p) && o->magic == RT_OBJ_MAGIC && o->cls == cls;
 }
