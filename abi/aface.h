@@ -16,19 +16,19 @@
 extern const rt_face af_face;
 
 /* Set (once, when the library loads) when SWITCHYARD_ABI_BACKEND names a foreign library: every
- * generated entry point then forwards to afb_<Name>() (backend.c, build/gen/abi/backend_fwd.c). */
+ * generated entry point then forwards to afbm_<Name>() (MPICH's ABI) or afbo_<Name>() (Open MPI's),
+ * backend.c and build/gen/abi/backend_<name>.c. */
+enum { AF_BACKEND_NONE, AF_BACKEND_MPICH, AF_BACKEND_OPENMPI };
 extern int af_backend;
-/* Generated: resolves MPICH's PMPI_* functions and constants in the dlopen'ed lib; 0 if unusable. */
-int afb_resolve(void *lib);
 /* The code address of a libffi closure that calls handler(cif, ret, args, fn) (backend_closure.c):
  * the same one for the same cif and fn; NULL if fn is NULL or memory is short. */
 void (*afb_closure(ffi_cif *cif, void (*handler)(ffi_cif *, void *, void **, void *), void (*fn)(void)))(void);
-
 /* The backend library's path and SWITCHYARD_ABI_BACKEND's value (backend.c). */
 extern const char *afb_lib_path, *afb_lib_choice;
-/* The backend's MPI_File_c2f / MPI_File_f2c (backend.c); 0 / NULL if it lacks them. */
-int afb_file_to_int(void *file);
-void *afb_file_from_int(int v);
+/* A user handle of class T ("Comm", "Type", ...) to an int and back through the backend's own
+ * MPI_<T>_c2f / _f2c, offset past the standard's predefined values (backend.c). */
+int afb_c2f(const char *T, void *h);
+void *afb_f2c(const char *T, int v);
 
 /* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
 int af_builtin_id(intptr_t v);        /* handles other than keyvals; -1 if none */

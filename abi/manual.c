@@ -2,7 +2,6 @@
  * conversion to Fortran integers (c2f/f2c, toint/fromint), statuses between languages and
  * MPI_Abi_*. */
 #include "conv.h"
-#include "afb_procs.h"
 
 #define HANDLE_CLASSES(X)                                                                                   \
     X(Comm, MPI_Comm, RT_CLASS_COMM) X(Type, MPI_Datatype, RT_CLASS_DATATYPE) X(Group, MPI_Group, RT_CLASS_GROUP) \
@@ -11,24 +10,26 @@
     X(Message, MPI_Message, RT_CLASS_MESSAGE) X(Session, MPI_Session, RT_CLASS_SESSION) X(File, MPI_File, RT_CLASS_FILE)
 
 /* They read the object tables: under the library's lock when a progress thread runs. On a
- * foreign backend (af_backend) a user handle is the backend's integer widened (a file, its
- * pointer: the backend's own c2f/f2c convert it) and a predefined one the standard's value. */
-static int to_int(intptr_t h, int cls)
+ * foreign backend (af_backend) a predefined handle is the standard's value and a user one goes
+ * through the backend's own c2f/f2c where it is a pointer (backend.c), else is its integer. */
+static int to_int(intptr_t h, int cls, const char *T)
 {
+    if (af_backend && (uintptr_t)h < AF_PREDEFINED_LIMIT)
+        return (int)h;
     if (af_backend)
-        return cls == RT_CLASS_FILE && (uintptr_t)h >= AF_PREDEFINED_LIMIT ? afb_file_to_int((void *)h) : (int)h;
+        return af_backend == AF_BACKEND_OPENMPI || cls == RT_CLASS_FILE ? afb_c2f(T, (void *)h) : (int)h;
     rt_enter();
     int v = af_to_int(h, cls);
     rt_leave();
     return v;
 }
 
-static intptr_t from_int(int v, int cls)
+static intptr_t from_int(int v, int cls, const char *T)
 {
     if (af_backend && v >= 0 && v < AF_PREDEFINED_LIMIT)
         return v;
     if (af_backend)
-        return cls == RT_CLASS_FILE ? (intptr_t)afb_file_from_int(v) : (intptr_t)(uint32_t)v;
+        return af_backend == AF_BACKEND_OPENMPI || cls == RT_CLASS_FILE ? (intptr_t)afb_f2c(T, v) : (intptr_t)(uint32_t)v;
     rt_enter();
     intptr_t h = af_from_int(v, cls);
     rt_leave();
@@ -36,10 +37,10 @@ static intptr_t from_int(int v, int cls)
 }
 
 #define DEFINE_CONVERSIONS(T, CT, CLS)                                                                  \
-    FACE_API MPI_Fint PMPI_##T##_c2f(CT h) { return (MPI_Fint)to_int((intptr_t)h, CLS); }              \
-    FACE_API CT PMPI_##T##_f2c(MPI_Fint v) { return (CT)from_int(v, CLS); }                             \
-    FACE_API int PMPI_##T##_toint(CT h) { return to_int((intptr_t)h, CLS); }                            \
-    FACE_API CT PMPI_##T##_fromint(int v) { return (CT)from_int(v, CLS); }                              \
+    FACE_API MPI_Fint PMPI_##T##_c2f(CT h) { return (MPI_Fint)to_int((intptr_t)h, CLS, #T); }          \
+    FACE_API CT PMPI_##T##_f2c(MPI_Fint v) { return (CT)from_int(v, CLS, #T); }                         \
+    FACE_API int PMPI_##T##_toint(CT h) { return to_int((intptr_t)h, CLS, #T); }                        \
+    FACE_API CT PMPI_##T##_fromint(int v) { return (CT)from_int(v, CLS, #T); }                          \
     FACE_API MPI_Fint MPI_##T##_c2f(CT h) __attribute__((weak, alias("PMPI_" #T "_c2f")));             \
     FACE_API CT MPI_##T##_f2c(MPI_Fint v) __attribute__((weak, alias("PMPI_" #T "_f2c")));              \
     FACE_API int MPI_##T##_toint(CT h) __attribute__((weak, alias("PMPI_" #T "_toint")));               \
@@ -56,12 +57,12 @@ static MPI_Info info_out_any(rt_info *i)
 
     if (!af_backend)
         return af_info_out(i);
-    if (afb_Info_create(&m) == MPI_SUCCESS && rt_Info_get_nkeys(i, &n) == RT_SUCCESS)
+    if (PMPI_Info_create(&m) == MPI_SUCCESS && rt_Info_get_nkeys(i, &n) == RT_SUCCESS)
         for (int k = 0; k < n; k++) {
             len = (int)sizeof value;
             if (rt_Info_get_nthkey(i, k, key) == RT_SUCCESS &&
                 rt_Info_get_string(i, key, &len, value, &flag) == RT_SUCCESS && flag)
-                afb_Info_set(m, key, value);
+                PMPI_Info_set(m, key, value);
         }
     rt_Info_free(&i);
     return m;

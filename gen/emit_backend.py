@@ -1,11 +1,24 @@
-# Emits the standard-ABI face's forwarding to a foreign MPICH-ABI library (issue 8): one afb_<Name>()
-# per entry point, converting arguments by their kinds to MPICH's ABI and the results back.
+# Emits the standard-ABI face's forwarding to a foreign library (issue 8), one file per backend
+# (MPICH's ABI, Open MPI's): <prefix><Name>() per entry point, converting arguments by their kinds
+# to the backend's ABI and the results back.
+import dataclasses
+
 import cdecl
-import emit_c
 import face
 from render import render
 
-FILE_CLASS = 'file'  # MPICH's MPI_File is a pointer; every other handle an int
+FILE_CLASS = 'file'
+
+
+@dataclasses.dataclass
+class Backend:
+    name: str             # SWITCHYARD_ABI_BACKEND's value
+    value: str            # the spec's field with the backend's values: 'mpich' or 'openmpi'
+    prefix: str           # of the exported forwarding functions
+    pointer_handles: bool  # every handle but keyvals is a pointer (Open MPI); else ints, files pointers
+
+
+BACKENDS = [Backend('mpich', 'mpich', 'afbm_', False), Backend('openmpi', 'openmpi', 'afbo_', True)]
 
 
 class Unsupported(Exception):
@@ -13,28 +26,38 @@ class Unsupported(Exception):
     MPI_ERR_UNSUPPORTED_OPERATION."""
 
 
-def _handle_values(spec):
-    """{class: [(abi value, mpich value, name)]} for predefined handles and null handles."""
+def _handle_values(spec, B):
+    """{class: [(abi value, backend value, name)]} for predefined handles and null handles; the
+    backend value is an int, or a symbol name when the backend's handles are pointers."""
     null_of = {n: h for h, n in face.NULL_NAME.items()}
+    by_name = {c.name: c for c in spec.constants}
     out = {}
     for c in spec.constants:
         cls = c.handle or null_of.get(c.name) or ('keyval' if c.category == 'ENV_INQ_AND_ATTR_KEYS' else None)
-        if cls and isinstance(c.abi, int) and isinstance(c.mpich, int) and c.in_standard_abi:
-            out.setdefault(cls, []).append((c.abi, c.mpich, c.name))
+        if not cls or not isinstance(c.abi, int) or not c.in_standard_abi:
+            continue
+        v = getattr(c, B.value)
+        if B.pointer_handles and cls != 'keyval':
+            if v is None:  # the backend lacks it: its null handle stands in
+                v = getattr(by_name[face.NULL_NAME[cls]], B.value)
+            if isinstance(v, dict):
+                out.setdefault(cls, []).append((c.abi, v['symbol'], c.name))
+        elif isinstance(v, int):
+            out.setdefault(cls, []).append((c.abi, v, c.name))
     return out
 
 
-def _tables(spec):
-    vals = _handle_values(spec)
+def _tables(spec, B):
+    vals = _handle_values(spec, B)
     table, lim = {}, 1024
     for cls, pairs in vals.items():
-        if cls in ('keyval', FILE_CLASS):
+        if cls == 'keyval' or (cls == FILE_CLASS and not B.pointer_handles):
             continue
         for a, m, n in pairs:
             if not 0 <= a < lim:
                 raise ValueError('%s: standard-ABI value %d is not a small predefined handle' % (n, a))
             if table.get(a, m) != m:
-                raise ValueError('%s: standard value %d maps to two MPICH values' % (n, a))
+                raise ValueError('%s: standard value %d maps to two %s values' % (n, a, B.name))
             table[a] = m
     outs = {}
     nulls = set(face.NULL_NAME.values())
@@ -49,24 +72,28 @@ def _tables(spec):
     return sorted(table.items()), outs
 
 
-def _symbols(spec):
-    """MPICH's values that are addresses ({symbol}): callback functions and sentinel variables."""
+def _symbols(spec, B):
+    """The backend's values that are addresses ({symbol}): [(symbol, address itself?)]: callback
+    functions and predefined handle objects are their addresses, sentinel variables hold them."""
     out = []
     for c in spec.constants:
-        if isinstance(c.mpich, dict) and c.in_standard_abi and c.c_type:
-            s = c.mpich['symbol']
+        v = getattr(c, B.value)
+        if isinstance(v, dict) and c.in_standard_abi and c.c_type:
+            s = v['symbol']
             if s not in [x[0] for x in out]:
-                out.append((s, 'function' in c.c_type))
+                handle = B.pointer_handles and c.c_type.startswith('MPI_') and not c.c_type.startswith('MPI_T_')
+                out.append((s, 'function' in c.c_type or handle))
     return out
 
 
 class Ctx:
-    def __init__(self, spec):
+    def __init__(self, spec, B):
         self.spec = spec
+        self.B = B
         self.by_name = {c.name: c for c in spec.constants}
-        self.symbols = _symbols(spec)
+        self.symbols = _symbols(spec, B)
         self.sym_index = {s: i for i, (s, _) in enumerate(self.symbols)}
-        mp = face.maps(spec, emit_c.CONFIG)
+        mp = face.maps(spec, face.FaceConfig(prefix='afb', value=B.value, pointer_classes=set(), header=''))
         self.maps = mp
         self.callbacks = {c.name: c for c in spec.callbacks}
         self.handlers = {}
@@ -78,10 +105,39 @@ class Ctx:
             self.handlers[cbname] = callback_handler(self, cb, large)
         return cbname
 
-    def mpich_null(self, cls):
-        """MPICH's null handle of class cls as a C expression of its handle type."""
-        v = self.by_name[face.NULL_NAME[cls]].mpich
-        return '(void *)(intptr_t)%d' % v if cls == FILE_CLASS else '%d' % v
+    def val(self, name):
+        """The backend's value of constant name."""
+        return getattr(self.by_name[name], self.B.value)
+
+    def is_ptr(self, cls):
+        """Handles of class cls are pointers in the backend."""
+        return cls != 'keyval' and (self.B.pointer_handles or cls == FILE_CLASS)
+
+    def mtype(self, cls):
+        return 'void *' if self.is_ptr(cls) else 'int'
+
+    def handle_expr(self, name):
+        """The backend's value of predefined handle name as a C expression of its type."""
+        c = self.by_name[name]
+        if self.B.pointer_handles and c.handle != 'keyval':
+            return 'afb_handle_in(%d)' % c.abi
+        v = getattr(c, self.B.value)
+        return '(void *)(intptr_t)%d' % v if self.is_ptr(c.handle or '') else '%d' % v
+
+    def null_expr(self, cls):
+        """The backend's null handle of class cls as a C expression of its handle type."""
+        if self.B.pointer_handles and cls != 'keyval':
+            return 'afb_handle_in(%d)' % self.by_name[face.NULL_NAME[cls]].abi
+        v = self.val(face.NULL_NAME[cls])
+        return '(void *)(intptr_t)%d' % v if self.is_ptr(cls) else '%d' % v
+
+    def conv(self, cls):
+        """(in, out) conversion function names for handles of class cls."""
+        if cls == 'keyval':
+            return 'afb_keyval_in', 'afb_keyval_out'
+        if cls == FILE_CLASS and not self.B.pointer_handles:
+            return 'afb_file_in', 'afb_file_out'
+        return 'afb_handle_in', 'afb_%s_out' % cls
 
     def sym(self, name):
         return 'afb_sym[%d] /* %s */' % (self.sym_index[name], name)
@@ -127,18 +183,14 @@ def _param(ctx, proc, p, names, large, b):
     scalar = not p.is_array
     if cls == 'handle':
         h = k.handle
-        if h == FILE_CLASS:
-            mtype, conv_in, conv_out = 'void *', 'afb_file_in(%s)', 'afb_file_out(%s)'
-        elif h == 'keyval':
-            mtype, conv_in, conv_out = 'int', 'afb_keyval_in(%s)', 'afb_keyval_out(%s)'
-        else:
-            mtype, conv_in, conv_out = 'int', 'afb_handle_in((intptr_t)(%s))', 'afb_' + h + '_out(%s)'
+        fin, fout = ctx.conv(h)
+        mtype, conv_in, conv_out = ctx.mtype(h), fin + ('((intptr_t)(%s))' if fin == 'afb_handle_in' else '(%s)'), fout + '(%s)'
         if scalar and p.dir == 'in' and not p.pointer:
             mt.append(mtype)
             args.append(conv_in % n)
         elif scalar:
-            # an output starts as MPICH's null handle: a call that fails gives the standard's
-            decls.append('%s %s = %s;' % (mtype, a, ctx.mpich_null(h) if p.dir == 'out' else conv_in % ('*' + n)))
+            # an output starts as the backend's null handle: a call that fails gives the standard's
+            decls.append('%s %s = %s;' % (mtype, a, ctx.null_expr(h) if p.dir == 'out' else conv_in % ('*' + n)))
             mt.append(mtype + ' *')
             args.append('&' + a)
             if p.dir != 'in':
@@ -146,7 +198,7 @@ def _param(ctx, proc, p, names, large, b):
         else:
             ln = _length(p, names)
             if ln is None and p.length == '*' and 'comm' in names and 'eighbor' not in proc.name:
-                ln = 'afb_peers(afb_handle_in((intptr_t)comm))'
+                ln = 'afb_peers(%s((intptr_t)comm))' % ctx.conv('comm')[0]
             if ln is None:
                 raise Unsupported('array %s of unknown length' % n)
             _temp_array(b, a, mtype, n, ln, conv_in % ('%s[i_]' % n) if p.dir != 'out' else None)
@@ -239,10 +291,13 @@ def _function(ctx, p, b, large):
     b['decls'].append('void (*%s)(void) = NULL;' % a)
     tests = []
     for c in (ctx.by_name[x['name']] for x in ctx.spec.predefined_callbacks if x['type'] == p.func_type):
-        if isinstance(c.mpich, dict):
-            val = '(void (*)(void))%s' % ctx.sym(c.mpich['symbol'])
+        v = getattr(c, ctx.B.value)
+        if isinstance(v, dict):
+            val = '(void (*)(void))%s' % ctx.sym(v['symbol'])
+        elif v is None:
+            continue  # the backend lacks it: the user's call of it gets a closure like any function
         else:
-            val = '(void (*)(void))(intptr_t)%d' % c.mpich
+            val = '(void (*)(void))(intptr_t)%d' % v
         tests.append('if ((intptr_t)%s == %d) %s = %s; /* %s */' % (n, c.abi, a, val, c.name))
     # the user's function: a closure that converts MPICH's arguments to the standard ABI's (one per
     # function and callback type, kept for the process's life: abi/backend_closure.c)
@@ -272,14 +327,14 @@ def callback_handler(ctx, cb, large):
         if cls == 'handle':
             h = k.handle
             ctype = face.HANDLE_CTYPE[h]
-            mtype = 'void *' if h == FILE_CLASS else 'int'
-            conv = 'afb_%s_out' % h
+            mtype = ctx.mtype(h)
+            conv = ctx.conv(h)[1]
             if ptr:
                 ffi.append('ffi_type_pointer')
                 lines.append('%s %s = (%s)%s(**(%s **)args[%d]);' % (ctype, a, ctype, conv, mtype.rstrip(), i))
                 call.append('&' + a)
             else:
-                ffi.append('ffi_type_pointer' if h == FILE_CLASS else 'ffi_type_sint')
+                ffi.append('ffi_type_pointer' if ctx.is_ptr(h) else 'ffi_type_sint')
                 lines.append('%s %s = (%s)%s(*(%s *)args[%d]);' % (ctype, a, ctype, conv, mtype.rstrip(), i))
                 call.append(a)
         elif cls == 'status':
@@ -323,6 +378,13 @@ def callback_handler(ctx, cb, large):
                 lines=lines + [invoke] + post)
 
 
+def status_type(B):
+    """The backend's MPI_Status fields, in order, as C declarations."""
+    if B.value == 'openmpi':
+        return ['int MPI_SOURCE', 'int MPI_TAG', 'int MPI_ERROR', 'int cancelled', 'size_t ucount']
+    return ['int count_lo', 'int count_hi_and_cancelled', 'int MPI_SOURCE', 'int MPI_TAG', 'int MPI_ERROR']
+
+
 def _fast_paths(maps):
     """{map name: {'in': f, 'out': f}}: f = 'nonneg' when every value the map changes is negative
     (a value >= 0 goes through at once), 'zero' when 0 goes through unchanged, else None."""
@@ -340,13 +402,24 @@ def _fast_paths(maps):
 
 
 def emit(spec):
-    ctx = Ctx(spec)
+    files = {}
+    procs_h = []
+    for B in BACKENDS:
+        common = _emit_backend(spec, B)
+        files['abi/backend_%s.c' % B.name] = render('backend_fwd.c.j2', **common)
+        procs_h.append(common)
+    files['abi/afb_procs.h'] = render('backend_procs.h.j2', backends=procs_h)
+    return files
+
+
+def _emit_backend(spec, B):
+    ctx = Ctx(spec, B)
     funcs = []
     procs = [p for p in spec.procedures if not cdecl.face_manual(p)]
     for p in procs:
         for name, large in p.c_variants():
             f = {'name': name, 'short': name[4:], 'ret': cdecl.c_return(p),
-                 'proto': cdecl.c_prototype(p, 'afb_' + name[4:], large),
+                 'proto': cdecl.c_prototype(p, B.prefix + name[4:], large),
                  'pnames': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs']}
             try:
                 f['body'] = forward(ctx, p, name, large)
@@ -356,20 +429,21 @@ def emit(spec):
             if f['body'] and f['ret'] != 'int' and (f['body']['decls'] or f['body']['pre'] or f['body']['post']):
                 raise ValueError('%s: a non-int result with arguments to convert' % name)
             funcs.append(f)
-    table, outs = _tables(spec)
+    table, outs = _tables(spec, B)
     by_name = ctx.by_name
-    ignore = by_name['MPI_STATUS_IGNORE'].mpich
-    bufs = [(c.abi, c.mpich, c.name) for c in spec.constants_in('BUFFER_ADDR_CONSTANTS')
-            if isinstance(c.mpich, int) and c.abi != c.mpich]
-    weights = [(by_name[n].abi, by_name[n].mpich['symbol'], n) for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY')]
-    files = {}
+    ignore = ctx.val('MPI_STATUS_IGNORE')
+    bufs = [(c.abi, getattr(c, B.value), c.name) for c in spec.constants_in('BUFFER_ADDR_CONSTANTS')
+            if isinstance(getattr(c, B.value), int) and c.abi != getattr(c, B.value)]
+    weights = []
+    for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY'):
+        v = ctx.val(n)
+        weights.append((by_name[n].abi, ctx.sym(v['symbol']) if isinstance(v, dict) else '(void *)(intptr_t)%d' % v, n))
     attr_maps = [(c.abi, face.map_fname(c.attr_value_map), c.name) for c in spec.constants if c.attr_value_map]
-    common = dict(fast=_fast_paths(ctx.maps), funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
+    return dict(B=B, P=B.prefix, fast=_fast_paths(ctx.maps), funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
                   sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
-                  err_unsupported=by_name['MPI_ERR_UNSUPPORTED_OPERATION'].mpich,
-                  err_no_mem=by_name['MPI_ERR_NO_MEM'].mpich, comm_world=by_name['MPI_COMM_WORLD'].mpich,
-                  errors_are_fatal=by_name['MPI_ERRORS_ARE_FATAL'].mpich, errors_abort=by_name['MPI_ERRORS_ABORT'].mpich, ctypes=face.HANDLE_CTYPE)
-    files['abi/afb_procs.h'] = render('backend_procs.h.j2', **common)
-    files['abi/backend_fwd.c'] = render('backend_fwd.c.j2', **common)
-    return files
+                  err_unsupported=ctx.val('MPI_ERR_UNSUPPORTED_OPERATION'),
+                  err_no_mem=ctx.val('MPI_ERR_NO_MEM'), comm_world=ctx.handle_expr('MPI_COMM_WORLD'),
+                  errors_are_fatal=ctx.handle_expr('MPI_ERRORS_ARE_FATAL'),
+                  errors_abort=ctx.handle_expr('MPI_ERRORS_ABORT') if ctx.val('MPI_ERRORS_ABORT') is not None else None,
+                  ctypes=face.HANDLE_CTYPE, mtype=ctx.mtype, status_type=status_type(B))
 

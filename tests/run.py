@@ -16,7 +16,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FACES = ("c", "fortran", "abi", "sh")
 SKIP_EXIT = 77  # a test that cannot run here exits 77, its reason on the last stderr line
 # Standard-ABI backends other than Switchyard's runtime: the library each needs
-BACKEND_LIBS = {"mpich": "/usr/lib/x86_64-linux-gnu/libmpich.so.12"}
+BACKEND_LIBS = {"mpich": "/usr/lib/x86_64-linux-gnu/libmpich.so.12",
+                "openmpi": "/usr/lib/x86_64-linux-gnu/libmpi.so.40"}
+DEFAULT_BACKENDS = ("mpich",)
+# Open MPI's programs run under its own mpirun (it does not speak PMI-1); its default one-sided
+# component needs hardware this machine lacks, so osc/pt2pt
+OPENMPI_RUN = ["mpirun.openmpi", "--oversubscribe", "--mca", "osc", "pt2pt", "--mca", "btl", "self,vader",
+               "-x", "SWITCHYARD_ABI_BACKEND"]
+OPENMPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
 
 class Test:
@@ -29,7 +36,8 @@ class Test:
 
     def on(self, backend):
         """This standard-ABI test, run on another backend."""
-        t = Test(self.name, self.nprocs, self.face, dict(self.env, SWITCHYARD_ABI_BACKEND=backend),
+        env = dict(self.env, SWITCHYARD_ABI_BACKEND=backend, **(OPENMPI_ENV if backend == "openmpi" else {}))
+        t = Test(self.name, self.nprocs, self.face, env,
                  self.timeout, self.expect_exit, self.expect_stderr, self.skip_on)
         t.backend = backend
         return t
@@ -107,6 +115,8 @@ def command_for(test, build):
         if not os.path.isfile(prog):
             return None, ("FAIL", "not built")
         argv = [prog]
+    if test.backend == "openmpi":
+        return OPENMPI_RUN + ["-n", str(test.nprocs)] + argv, None
     if test.nprocs > 1:
         mpiexec = os.path.join(build, "bin", "mpiexec")
         if not os.path.isfile(mpiexec):
@@ -184,12 +194,13 @@ def main():
     ap.add_argument("--face", action="append", choices=FACES,
                     help="run only tests of this face (repeatable)")
     ap.add_argument("--backends", metavar="LIST",
-                    help="standard-ABI backends besides Switchyard's runtime, comma-separated "
-                         "(default: those whose library is installed: " + ", ".join(BACKEND_LIBS) + "; 'none')")
+                    help="standard-ABI backends besides Switchyard's runtime, comma-separated, of "
+                         + ", ".join(BACKEND_LIBS) + " (default: " + ", ".join(DEFAULT_BACKENDS)
+                         + " if installed; 'none')")
     ap.add_argument("filters", nargs="*", help="run tests whose name contains one")
     args = ap.parse_args()
-    if args.backends is None:
-        backends = [b for b, lib in BACKEND_LIBS.items() if os.path.exists(lib)]
+    if args.backends is None:  # openmpi: opt-in until its column of the matrix is sorted out
+        backends = [b for b, lib in BACKEND_LIBS.items() if os.path.exists(lib) and b in DEFAULT_BACKENDS]
     else:
         backends = [b for b in args.backends.split(",") if b and b != "none"]
         for b in backends:
