@@ -55,7 +55,9 @@ int rt__errhandler_invoke(rt_errhandler *eh, rt_obj *target, int code, const cha
     default:
         if (!eh->cb.face || eh->cb.face->version < 1 || !eh->cb.face->call_errhandler)
             rt__fatal_code(code, msg);
-        /* the user function may replace the handler (and so free it) while it runs */
+        /* the user function may replace the handler (and so free it) while it runs; its own
+         * attribute calls start from the C view, whatever the failing call had announced */
+        rt_attr_next_kind(RT_ATTR_PTR);
         rt__obj_retain(&eh->obj);
         eh->cb.face->call_errhandler(&eh->cb, target, code);
         rt__obj_release(&eh->obj);

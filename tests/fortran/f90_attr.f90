@@ -32,6 +32,13 @@ module f90_attr_cb
     end function c_seen
     subroutine c_reset() bind(C, name='f90_attr_c_reset')
     end subroutine c_reset
+    integer(c_int) function c_watch(comm, keyval) bind(C, name='f90_attr_c_watch')
+      import :: c_int
+      integer(c_int), value :: comm, keyval
+    end function c_watch
+    integer(c_intptr_t) function c_watched() bind(C, name='f90_attr_c_watched')
+      import :: c_intptr_t
+    end function c_watched
     integer(c_int) function c_keyval(how, keyval) bind(C, name='f90_attr_c_keyval')
       import :: c_int
       integer(c_int), value :: how
@@ -332,6 +339,14 @@ program f90_attr
   call MPI_COMM_FREE(c5, ierr)
   if (ierr /= MPI_SUCCESS .or. nlog /= 4) stop 106
   if (logv(3) /= -2147483642_ak .or. logv(4) /= 2000 + cbig + 1) stop 107
+  ! a C error handler that reads attributes during a failing Fortran attribute call gets the
+  ! C view (a pointer to the value Fortran set), not the view the failing call announced
+  call MPI_COMM_SET_ATTR(c4, kf, 777_ak, ierr)
+  if (ierr /= MPI_SUCCESS .or. c_watch(c4, kf) /= MPI_SUCCESS) stop 111
+  call MPI_COMM_SET_ATTR(12345, kf, 5_ak, ierr)     ! not a communicator: WORLD's handler runs
+  if (ierr == MPI_SUCCESS) stop 112
+  if (c_watched() /= 777) stop 113
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
   call MPI_COMM_FREE(c4, ierr)                      ! delete(cbig) twice
   if (ierr /= MPI_SUCCESS .or. nlog /= 6) stop 108
   if (logv(5) /= int(c_low32(cbig), ak) .or. logv(6) /= 2000 + cbig) stop 109

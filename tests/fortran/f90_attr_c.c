@@ -91,3 +91,41 @@ int f90_attr_c_keyval(int how, MPI_Fint *keyval)
     *keyval = k;
     return rc;
 }
+
+/* An error handler (for MPI_COMM_WORLD, which takes errors with no object) that reads, as a C
+ * program does, keyval's attribute of a communicator: what it saw, in watched. */
+static MPI_Comm watch_comm;
+static int watch_keyval;
+static MPI_Aint watched = -1;
+
+static void watch_handler(MPI_Comm *comm, int *code, ...)
+{
+    void *p = NULL;
+    int flag = 0;
+
+    (void)comm, (void)code;
+    MPI_Comm_get_attr(watch_comm, watch_keyval, &p, &flag);
+    /* a Fortran-set 777 must come as a pointer to it, not as the value itself */
+    watched = !flag ? -2 : (MPI_Aint)p == 777 ? -3 : *(MPI_Aint *)p;
+}
+
+/* Puts watch_handler on MPI_COMM_WORLD, reading keyval of comm; the error code. */
+int f90_attr_c_watch(MPI_Fint comm, MPI_Fint keyval)
+{
+    MPI_Errhandler eh;
+    int rc = MPI_Comm_create_errhandler(watch_handler, &eh);
+
+    watch_comm = MPI_Comm_f2c(comm);
+    watch_keyval = keyval;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    MPI_Errhandler_free(&eh);
+    return rc;
+}
+
+/* What watch_handler saw: the value behind C's pointer, -2: no attribute, -3: the value itself
+ * instead of a pointer, -1: not called. */
+MPI_Aint f90_attr_c_watched(void)
+{
+    return watched;
+}
