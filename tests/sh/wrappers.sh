@@ -23,6 +23,7 @@ s=$("$B/bin/mpicc" --showme:compile); [ "$s" = "-I$B/include" ] || fail "mpicc -
 s=$("$B/bin/mpicc" --showme:link); case $s in "-L$B/lib "*"-lmpi") ;; *) fail "mpicc --showme:link: $s" ;; esac
 s=$("$B/bin/mpicc" --showme -c x.c); case $s in *-lmpi*) fail "mpicc --showme -c links: $s" ;; esac
 "$B/bin/mpifort" --showme:version | grep -q "Switchyard" || fail "mpifort --showme:version"
+s=$("$B/bin/mpicc" -v 2>&1); case $s in *"Switchyard "*" wrapper for gcc"*"gcc version"*) ;; *) fail "mpicc -v: $s" ;; esac
 # the compiler: SWITCHYARD_CC, else MPICH_CC, else OMPI_CC (likewise CXX and FC)
 s=$(MPICH_CC=cc-a OMPI_CC=cc-b "$B/bin/mpicc" -show x.c); case $s in "cc-a "*) ;; *) fail "MPICH_CC: $s" ;; esac
 s=$(OMPI_CC=cc-b "$B/bin/mpicc" -show x.c); case $s in "cc-b "*) ;; *) fail "OMPI_CC: $s" ;; esac
