@@ -66,6 +66,16 @@ def stub_return(proc):
     return {'int': 'err', 'double': '0.0', 'rt_aint': '0'}[cdecl.RETURNS_WITH_RT[proc.ret]]
 
 
+def _error_classes(spec):
+    """[(name, runtime value)] of the predefined error classes, one name per value (the first)."""
+    seen, out = set(), []
+    for c in spec.constants_in('ERROR_CLASSES'):
+        if isinstance(c.abi, int) and c.abi not in seen and c.abi != 0:
+            seen.add(c.abi)
+            out.append((c.name, c.abi))
+    return out
+
+
 def emit(spec):
     procs = runtime_procedures(spec)
     stubs = []
@@ -78,7 +88,8 @@ def emit(spec):
     return {
         'rt_consts.h': render('rt_consts.h.j2', consts=[(rt_name(c.name), c.abi, c.category) for c in int_constants(spec)],
                               builtins=bl, rt_class=cdecl.RT_CLASS),
-        'rt_builtins.c': render('rt_builtins.c.j2', builtins=bl, rt_class=cdecl.RT_CLASS),
+        'rt_builtins.c': render('rt_builtins.c.j2', builtins=bl, rt_class=cdecl.RT_CLASS,
+                                error_classes=_error_classes(spec)),
         'rt_procs.h': render('rt_procs.h.j2', protos=[cdecl.rt_prototype(p) for p in procs]),
         'rt_stubs.c': render('rt_stubs.c.j2', stubs=stubs),
     }

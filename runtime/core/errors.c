@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -58,8 +59,13 @@ _Noreturn void rt__fatal(const char *msg)
 _Noreturn void rt__fatal_code(int code, const char *msg)
 {
     int cls = rt_error_class_of(code);
-    char why[512];
+    const char *name = rt_error_class_name(cls);
+    char why[512], named[480];
 
+    if (name && !strstr(msg, name)) { /* the message names the class, as MPI_Error_class would */
+        snprintf(named, sizeof named, "%s (%s)", msg, name);
+        msg = named;
+    }
     if (cls != RT_ERR_PROC_ABORTED && cls != RT_X_ERR_PROC_FAILED)
         rt__fatal(msg);
     fprintf(stderr, "Switchyard: fatal error: %s\n", msg);
