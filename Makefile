@@ -20,7 +20,7 @@ INC := $(BUILD)/include
 SPEC_FILES := $(wildcard spec/*.json spec/procedures/*.json)
 GEN_FILES := $(wildcard gen/*.py gen/templates/*.j2)
 
-.PHONY: all deps gen libs tests check check-sanitize coverage clean example bench install
+.PHONY: all deps gen libs tests check check-sanitize coverage readme-status clean example bench install
 all: libs
 
 # Installs missing Debian packages (compilers, jinja2, libffi, and MPICH/Open MPI for the tests).
@@ -66,6 +66,10 @@ check-sanitize:
 
 coverage: libs
 	$(PYTHON) gen/coverage.py spec $(LIB)
+
+# The same table in Markdown: README.md's Status section, between its status markers.
+readme-status: libs
+	@$(PYTHON) gen/coverage.py spec $(LIB) --markdown
 
 example: deps
 	@$(MAKE) --no-print-directory libs

@@ -2,6 +2,8 @@
 # `make coverage`: per chapter, which procedures the runtime implements and which are missing.
 # A procedure counts when its rt_<Name> is a strong symbol in libswitchyard_rt.a (the weak
 # generated stubs answer MPI_ERR_UNSUPPORTED_OPERATION), or when a face implements it by hand.
+# Usage: coverage.py SPEC LIBDIR [-v] [--markdown]; --markdown (make readme-status) prints the
+# table as Markdown, as README.md's Status section holds it (tests/sh/readme_status.sh).
 import os
 import subprocess
 import sys
@@ -40,11 +42,18 @@ def main(argv):
                 missing.setdefault(p.chapter, []).append(name)
     total_done = sum(r[0] for r in rows.values())
     total = sum(r[1] for r in rows.values())
-    print('%-15s %9s %9s %6s' % ('chapter', 'done', 'missing', '%'))
+    if '--markdown' in argv:
+        print('| chapter | done | missing | % |')
+        print('|---|---:|---:|---:|')
+        fmt = '| %s | %d | %d | %.0f%% |'
+        bold = '| **%s** | **%d** | **%d** | **%.0f%%** |'
+    else:
+        print('%-15s %9s %9s %6s' % ('chapter', 'done', 'missing', '%'))
+        fmt = bold = '%-15s %9d %9d %5.0f%%'
     for chap in sorted(rows):
         d, t = rows[chap]
-        print('%-15s %9d %9d %5.0f%%' % (chap, d, t - d, 100.0 * d / t))
-    print('%-15s %9d %9d %5.0f%%' % ('total', total_done, total - total_done, 100.0 * total_done / total))
+        print(fmt % (chap, d, t - d, 100.0 * d / t))
+    print(bold % ('total', total_done, total - total_done, 100.0 * total_done / total))
     if '-v' in argv:
         for chap in sorted(missing):
             print('\nmissing in %s: %s' % (chap, ' '.join(missing[chap])))
