@@ -248,7 +248,15 @@ def _number(ctx, proc, p, names, large, b):
         b['args'].append('afb_weights_in(%s)' % n)
         return
     ln = _length(p, names) if p.is_array else None
-    if not m or (p.is_array and ln is None) or (proc.name == 'MPI_Type_get_contents'):
+    if k.name == 'GENERIC_DTYPE_INT':
+        # a datatype's contents: the constants among them (order, distributions, dargs) are the
+        # backend's, fixed up by its combiner
+        types = [q.name for q in proc.c_params(large) if q.kind.cls == 'handle' and q.dir == 'in']
+        b['args'].append('(void *)%s' % n)
+        b['post'].append('if (rc_ == 0) afb_contents_ints_out(%s((intptr_t)(%s)), %s, (int)(%s));'
+                         % (ctx.conv('datatype')[0], types[0], n, ln))
+        return
+    if not m or (p.is_array and ln is None):
         # plain numbers (same layout in both ABIs), and arrays whose constants this slice leaves as
         # they are: '*'-long rank lists and [n][3] ranges hold ranks, not sentinels
         b['args'].append('(void *)%s' % n)

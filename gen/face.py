@@ -55,9 +55,13 @@ def maps(spec, face):
         # must not pass through unmapped and take the runtime's meaning (MPICH tag -2 would
         # become MPI_ANY_TAG): it maps to INT_MIN, which no check accepts
         rt_only = sorted({(r, n) for f, r, n in pairs if r not in face_values})
+        # and the other way (a standard-ABI backend's in direction): the face's special values
+        # that are not the runtime's (Open MPI's MPI_PROC_NULL -2 is no standard rank)
+        rt_values = {r for _, r, _ in pairs}
+        face_only = sorted({(f, n) for f, r, n in pairs if f not in rt_values})
         out[fname] = {'kind': kind, 'pairs': pairs, 'identity': all(f == r for f, r, _ in pairs),
                       'pairs_in': _unique(pairs, 0), 'pairs_out': _unique(pairs, 1),
-                      'rt_only': _unique(rt_only, 0)}
+                      'rt_only': _unique(rt_only, 0), 'face_only': _unique(face_only, 0)}
     return out
 
 

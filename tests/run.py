@@ -2,7 +2,8 @@
 # Switchyard test runner: runs the tests listed in tests/testlist, each in its
 # own process group with a timeout; each result line reads "PASS [i/N] name [face] np=K (T s)",
 # and the last one "N passed, M failed[, K skipped]". Standard-ABI tests run once per backend
-# (--backends; "[abi/mpich]": the same binary on MPICH through SWITCHYARD_ABI_BACKEND).
+# (--backends; "[abi/mpich]": the same binary on MPICH through SWITCHYARD_ABI_BACKEND,
+# "[abi/openmpi]": on Open MPI, under mpirun.openmpi).
 import argparse
 import concurrent.futures
 import os
@@ -18,7 +19,7 @@ SKIP_EXIT = 77  # a test that cannot run here exits 77, its reason on the last s
 # Standard-ABI backends other than Switchyard's runtime: the library each needs
 BACKEND_LIBS = {"mpich": "/usr/lib/x86_64-linux-gnu/libmpich.so.12",
                 "openmpi": "/usr/lib/x86_64-linux-gnu/libmpi.so.40"}
-DEFAULT_BACKENDS = ("mpich",)
+DEFAULT_BACKENDS = ("mpich", "openmpi")
 # Open MPI's programs run under its own mpirun (it does not speak PMI-1); its default one-sided
 # component needs hardware this machine lacks, so osc/pt2pt
 OPENMPI_RUN = ["mpirun.openmpi", "--oversubscribe", "--mca", "osc", "pt2pt", "--mca", "btl", "self,vader",
@@ -199,7 +200,7 @@ def main():
                          + " if installed; 'none')")
     ap.add_argument("filters", nargs="*", help="run tests whose name contains one")
     args = ap.parse_args()
-    if args.backends is None:  # openmpi: opt-in until its column of the matrix is sorted out
+    if args.backends is None:
         backends = [b for b, lib in BACKEND_LIBS.items() if os.path.exists(lib) and b in DEFAULT_BACKENDS]
     else:
         backends = [b for b in args.backends.split(",") if b and b != "none"]
