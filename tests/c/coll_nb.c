@@ -9,19 +9,20 @@ static int me, np;
 static void many_outstanding(void)
 {
     MPI_Request rq[4 * K + 1];
-    int sums[K], bc[K][3], *gat = malloc(sizeof(int) * np * K), a2a_s[64], a2a_r[64];
+    /* every send buffer stays untouched until its operation completes */
+    int vals[K], gs[K], sums[K], bc[K][3], *gat = malloc(sizeof(int) * np * K), a2a_s[64], a2a_r[64];
     CHECK(np <= 64, "too many ranks for this test");
     int nr = 0, p2p_in = -1, p2p_out = 4242;
     /* a point-to-point receive that matches anything: collectives must not satisfy it */
     CHECK_SUCCESS(MPI_Irecv(&p2p_in, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[nr++]));
     for (int k = 0; k < K; k++) {
-        int v = me + k;
-        CHECK_SUCCESS(MPI_Iallreduce(&v, &sums[k], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[nr++]));
+        vals[k] = me + k;
+        CHECK_SUCCESS(MPI_Iallreduce(&vals[k], &sums[k], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[nr++]));
         for (int i = 0; i < 3; i++)
             bc[k][i] = me == k % np ? k * 10 + i : -1;
         CHECK_SUCCESS(MPI_Ibcast(bc[k], 3, MPI_INT, k % np, MPI_COMM_WORLD, &rq[nr++]));
-        int g = me * 1000 + k;
-        CHECK_SUCCESS(MPI_Iallgather(&g, 1, MPI_INT, gat + k * np, 1, MPI_INT, MPI_COMM_WORLD, &rq[nr++]));
+        gs[k] = me * 1000 + k;
+        CHECK_SUCCESS(MPI_Iallgather(&gs[k], 1, MPI_INT, gat + k * np, 1, MPI_INT, MPI_COMM_WORLD, &rq[nr++]));
         CHECK_SUCCESS(MPI_Ibarrier(MPI_COMM_WORLD, &rq[nr++]));
     }
     /* the point-to-point message goes around the ring after the collectives started */
