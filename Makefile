@@ -76,7 +76,8 @@ example: deps
 	$(BIN)/mpicc -o $(BUILD)/hello examples/hello.c
 	$(BIN)/mpiexec -n 4 $(BUILD)/hello
 
-# Benchmarks side by side with Debian MPICH and Open MPI (ratios, and a PNG in build/bench).
+# Benchmarks side by side with Debian MPICH and Open MPI (medians of REPEAT=5 alternated runs,
+# ratios, spreads, and a PNG in build/bench); BENCHES="p2p attr" picks some.
 bench: deps
 	@$(MAKE) --no-print-directory libs
 	@command -v gnuplot >/dev/null || apt-get install -y -qq gnuplot-nox >/dev/null

@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 # report.py — side-by-side table of benchmark results (Switchyard first, then the others,
-# with Switchyard/other ratios) and a PNG plot through gnuplot, from OUT/<bench>.<impl>.txt.
+# with Switchyard/other ratios) and a PNG plot through gnuplot. Each implementation's runs are
+# OUT/<bench>.<impl>.<r>.txt (r = 1, 2, ...; bench/run.sh alternates the implementations);
+# a figure is the median of its runs, and its spread, (max - min) / median in %, shows how
+# noisy the machine was. OUT/<bench>.<impl>.txt (one run, older layout) is read when there
+# are no numbered runs; the medians are written to it otherwise.
 # Usage: report.py OUT BENCH IMPL...
 import os
+import re
+import statistics
 import subprocess
 import sys
+
 
 def load(path):
     rows = {}
@@ -14,19 +21,43 @@ def load(path):
     return rows
 
 
+def load_runs(out, name, impl):
+    """{(metric, size): [value of each run]} from OUT/<name>.<impl>.<r>.txt."""
+    pat = re.compile(r'^%s\.%s\.(\d+)\.txt$' % (re.escape(name), re.escape(impl)))
+    files = sorted((int(m.group(1)), f) for f in os.listdir(out) for m in [pat.match(f)] if m)
+    if not files:
+        return {k: [v] for k, v in load(os.path.join(out, '%s.%s.txt' % (name, impl))).items()}
+    runs = {}
+    for _, f in files:
+        for k, v in load(os.path.join(out, f)).items():
+            runs.setdefault(k, []).append(v)
+    with open(os.path.join(out, '%s.%s.txt' % (name, impl)), 'w') as f:
+        for (metric, size), vs in sorted(runs.items()):
+            f.write('%s %d %f\n' % (metric, size, statistics.median(vs)))
+    return runs
+
+
 def main(out, name, impls):
-    data = {i: load(os.path.join(out, '%s.%s.txt' % (name, i))) for i in impls}
+    runs = {i: load_runs(out, name, i) for i in impls}
+    data = {i: {k: statistics.median(vs) for k, vs in runs[i].items()} for i in impls}
+    nruns = {i: max([len(vs) for vs in runs[i].values()] or [0]) for i in impls}
     keys = sorted(data[impls[0]], key=lambda k: (k[0], k[1]))
     w = max([12] + [len(i) + 2 for i in impls])
     head = '%-16s %9s' % ('metric', 'size') + ''.join('%*s' % (w, i) for i in impls) + \
-        ''.join('%14s' % (impls[0][:6] + '/' + i[:6]) for i in impls[1:])
+        ''.join('%14s' % (impls[0][:6] + '/' + i[:6]) for i in impls[1:]) + \
+        ''.join('%14s' % ('spread ' + i[:6]) for i in impls)
     print(head)
     for k in keys:
         vals = [data[i].get(k) for i in impls]
         line = '%-16s %9d' % k + ''.join('%*.3f' % (w, v) if v is not None else '%*s' % (w, '-') for v in vals)
         for v in vals[1:]:
-            line += '%14.2f' % (vals[0] / v) if v else '%14s' % '-'
+            line += '%14.2f' % (vals[0] / v) if v and vals[0] is not None else '%14s' % '-'
+        for i, v in zip(impls, vals):
+            vs = runs[i].get(k)
+            line += '%13.1f%%' % (100.0 * (max(vs) - min(vs)) / v) if v else '%14s' % '-'
         print(line)
+    print('(median of %s runs; spread: (max - min) / median of the runs, a ratio within the '
+          'spread is noise)' % '/'.join(str(nruns[i]) for i in impls))
     print('(latency and ns: lower is better, ratio < 1 means %s is faster; bandwidth and '
           'message rate: higher is better, ratio > 1 means %s is faster)' % (impls[0], impls[0]))
     plot(out, name, impls, data)

@@ -1,11 +1,16 @@
 #!/bin/sh
 # run.sh — `make bench`: builds each benchmark (bench/p2p.c, bench/types.c, bench/coll.c,
 # bench/attr.c) against Switchyard, Debian MPICH and Debian Open MPI, runs each on 2 ranks of
-# this node (coll: 2 and 4; attr: 1) with its own launcher, one after the other in one run,
-# and prints side-by-side tables with ratios (bench/report.py) and PNG plots. bench/shim.c is
-# built once with mpicc_abi and run on MPICH through the shim, beside MPICH itself.
+# this node (coll: 2 and 4; attr: 1) with its own launcher, and prints side-by-side tables with
+# ratios (bench/report.py) and PNG plots. bench/shim.c is built once with mpicc_abi and run on
+# MPICH through the shim, beside MPICH itself and beside the same binary on Switchyard.
+# Every figure is measured REPEAT times (default 5), the implementations alternating
+# (switchyard, mpich, openmpi, switchyard, ...) so that a machine's slow spell hits them all;
+# run r of implementation I goes to OUT/<bench>.<I>.<r>.txt and the report gives the median
+# and the spread of the runs. BENCHES="p2p attr ..." picks benchmarks (default: all).
 set -e
 B=${BUILD:-build}
+REPEAT=${REPEAT:-5}
 out=$B/bench
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
@@ -13,10 +18,15 @@ for bench in ${BENCHES:-p2p types coll attr shim}; do
     if [ $bench = shim ]; then # one standard-ABI binary on MPICH through the shim vs MPICH itself
         "$B/bin/mpicc_abi" -O2 -o "$out/shim_abi" bench/shim.c
         mpicc.mpich -O2 -o "$out/shim_mpich" bench/shim.c
-        SWITCHYARD_ABI_BACKEND=mpich "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.shim_on_mpich.txt"
-        "$B/bin/mpiexec" -n 2 "$out/shim_mpich" > "$out/shim.mpich.txt"
-        "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.abi_on_switchyard.txt"
-        echo "== shim (ratio shim_on_mpich/mpich - 1 is the shim's cost)"
+        rm -f "$out"/shim.*.txt
+        r=1
+        while [ $r -le $REPEAT ]; do
+            SWITCHYARD_ABI_BACKEND=mpich "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.shim_on_mpich.$r.txt"
+            "$B/bin/mpiexec" -n 2 "$out/shim_mpich" > "$out/shim.mpich.$r.txt"
+            "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.abi_on_switchyard.$r.txt"
+            r=$((r + 1))
+        done
+        echo "== shim, $REPEAT runs (ratio shim_on_mpich/mpich - 1 is the shim's cost)"
         python3 bench/report.py "$out" shim shim_on_mpich mpich abi_on_switchyard
         continue
     fi
@@ -26,12 +36,16 @@ for bench in ${BENCHES:-p2p types coll attr shim}; do
     ranks=2
     [ $bench = coll ] && ranks="2 4"
     [ $bench = attr ] && ranks=1
-    : > "$out/$bench.switchyard.txt"; : > "$out/$bench.mpich.txt"; : > "$out/$bench.openmpi.txt"
-    for n in $ranks; do
-        "$B/bin/mpiexec" -n $n "$out/${bench}_switchyard" >> "$out/$bench.switchyard.txt"
-        mpiexec.hydra -n $n "$out/${bench}_mpich" >> "$out/$bench.mpich.txt"
-        mpirun.openmpi --oversubscribe -n $n "$out/${bench}_openmpi" >> "$out/$bench.openmpi.txt"
+    rm -f "$out/$bench".*.txt
+    r=1
+    while [ $r -le $REPEAT ]; do
+        for n in $ranks; do
+            "$B/bin/mpiexec" -n $n "$out/${bench}_switchyard" >> "$out/$bench.switchyard.$r.txt"
+            mpiexec.hydra -n $n "$out/${bench}_mpich" >> "$out/$bench.mpich.$r.txt"
+            mpirun.openmpi --oversubscribe -n $n "$out/${bench}_openmpi" >> "$out/$bench.openmpi.$r.txt"
+        done
+        r=$((r + 1))
     done
-    echo "== $bench"
+    echo "== $bench, $REPEAT runs"
     python3 bench/report.py "$out" $bench switchyard mpich openmpi
 done
