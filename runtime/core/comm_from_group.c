@@ -95,11 +95,11 @@ int rt_Intercomm_create_from_groups(rt_group *local_group, int local_leader, rt_
     if (local_group->rank == RT_UNDEFINED)
         return RT_ERR(NULL, RT_ERR_GROUP, "the calling process is not a member of 'local_group'");
     if (local_leader < 0 || local_leader >= local_group->size)
-        return RT_ERR(NULL, RT_ERR_RANK, "invalid rank 'local_leader' = %d: the group has %d processes", local_leader,
-                      local_group->size);
+        return RT_ERR(NULL, RT_ERR_RANK, "invalid rank 'local_leader' = %s: the group has %d processes",
+                      rt__rank_text(local_leader, (char[16]){0}, 16), local_group->size);
     if (remote_leader < 0 || remote_leader >= remote_group->size)
-        return RT_ERR(NULL, RT_ERR_RANK, "invalid rank 'remote_leader' = %d: the group has %d processes",
-                      remote_leader, remote_group->size);
+        return RT_ERR(NULL, RT_ERR_RANK, "invalid rank 'remote_leader' = %s: the group has %d processes",
+                      rt__rank_text(remote_leader, (char[16]){0}, 16), remote_group->size);
     int nl = local_group->size, nr = remote_group->size, n = nl + nr;
     int *members = malloc(sizeof *members * (size_t)n);
     if (!members)

@@ -194,8 +194,8 @@ int rt_Intercomm_create(rt_comm *local_comm, int local_leader, rt_comm *peer_com
     if ((err = rt__comm_check_intra(lc, __func__, "local_comm")) != RT_SUCCESS)
         return err;
     if (local_leader < 0 || local_leader >= lc->size)
-        return RT_ERR(lc, RT_ERR_RANK, "invalid rank 'local_leader' = %d: local_comm has %d processes", local_leader,
-                      lc->size);
+        return RT_ERR(lc, RT_ERR_RANK, "invalid rank 'local_leader' = %s: local_comm has %d processes",
+                      rt__rank_text(local_leader, (char[16]){0}, 16), lc->size);
     uint32_t mask[RT__CTX_WORDS];
     rt__team t = rt__team_of(lc);
     rt__ctx_mask(mask);
@@ -217,7 +217,8 @@ int rt_Intercomm_create(rt_comm *local_comm, int local_leader, rt_comm *peer_com
         free(rw);
         switch (v.err) {
         case RT_ERR_RANK:
-            return RT_ERR(lc, RT_ERR_RANK, "invalid rank 'remote_leader' = %d at the local leader", remote_leader);
+            return RT_ERR(lc, RT_ERR_RANK, "invalid rank 'remote_leader' = %s at the local leader",
+                          rt__rank_text(remote_leader, (char[16]){0}, 16));
         case RT_ERR_ARG:
             return RT_ERR(lc, RT_ERR_ARG, "the local and remote groups overlap");
         case RT_ERR_COMM:

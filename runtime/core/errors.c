@@ -24,6 +24,18 @@ const char *rt__mpi_name(const char *fn, char *buf, size_t n)
     return buf;
 }
 
+/* See rt_internal.h. */
+const char *rt__rank_text(int r, char *buf, size_t n)
+{
+    switch (r) {
+    case RT_PROC_NULL: return "MPI_PROC_NULL";
+    case RT_ANY_SOURCE: return "MPI_ANY_SOURCE";
+    case RT_ROOT: return "MPI_ROOT";
+    case RT_UNDEFINED: return "MPI_UNDEFINED";
+    default: snprintf(buf, n, "%d", r); return buf;
+    }
+}
+
 /* Ends the job with exit status `status`. Singleton: exits the process (stdio flushed,
  * atexit handlers run). A second call while exiting (e.g. from an atexit handler) exits
  * at once. Never returns. */

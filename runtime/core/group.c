@@ -150,8 +150,8 @@ int rt_Group_translate_ranks(rt_group *group1, int n, const int *ranks1, rt_grou
     for (int i = 0; i < n; i++) {
         int r = ranks1[i];
         if (r != RT_PROC_NULL && r != RT_ANY_SOURCE && (r < 0 || r >= group1->size))
-            return RT_ERR(NULL, RT_ERR_RANK, "invalid rank 'ranks1[%d]' = %d: group1 has %d processes", i, r,
-                          group1->size);
+            return RT_ERR(NULL, RT_ERR_RANK, "invalid rank 'ranks1[%d]' = %s: group1 has %d processes", i,
+                          rt__rank_text(r, (char[16]){0}, 16), group1->size);
     }
     int *inv = n > 8 ? rt__ranks_inverse(group2->size, group2->ranks) : NULL;
     for (int i = 0; i < n; i++) {
@@ -242,8 +242,8 @@ static int check_ranks(const rt_group *g, int n, const int *ranks, char *seen, c
     for (int i = 0; i < n; i++) {
         int r = ranks[i];
         if (r < 0 || r >= g->size)
-            return rt_raise(NULL, RT_ERR_RANK, fn, "invalid rank 'ranks[%d]' = %d: the group has %d processes", i, r,
-                            g->size);
+            return rt_raise(NULL, RT_ERR_RANK, fn, "invalid rank 'ranks[%d]' = %s: the group has %d processes", i,
+                            rt__rank_text(r, (char[16]){0}, 16), g->size);
         if (seen[r])
             return rt_raise(NULL, RT_ERR_RANK, fn, "invalid rank 'ranks[%d]' = %d: it appears twice", i, r);
         seen[r] = 1;

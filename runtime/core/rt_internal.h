@@ -368,6 +368,10 @@ void rt__obj_release(rt_obj *o);
 /* Writes the MPI name of fn ("rt_Comm_rank" -> "MPI_Comm_rank"; other names as they are)
  * into buf (size n); returns buf. */
 const char *rt__mpi_name(const char *fn, char *buf, size_t n);
+/* A rank value as a message shows it: the constant's name for the runtime's special values
+ * (MPI_PROC_NULL, ...: each face maps its own to them, so the number would be the runtime's, not
+ * the user's), else the number; in buf (at least 16 bytes). */
+const char *rt__rank_text(int r, char *buf, size_t n);
 /* Ends the whole job with exit status `status` (singleton: the process). Never returns. */
 _Noreturn void rt__abort_job(int status);
 /* Prints "Switchyard: fatal error: <msg>" to stderr and ends the job with status 1. */

@@ -139,8 +139,8 @@ int rt_Cart_coords(rt_comm *comm, int rank, int maxdims, int *coords)
         return err;
     const struct rt__topo *t = comm->topo;
     if (rank < 0 || rank >= comm->size)
-        return RT_ERR(comm, RT_ERR_RANK, "invalid rank 'rank' = %d: the communicator has %d processes", rank,
-                      comm->size);
+        return RT_ERR(comm, RT_ERR_RANK, "invalid rank 'rank' = %s: the communicator has %d processes",
+                      rt__rank_text(rank, (char[16]){0}, 16), comm->size);
     if (maxdims < t->ndims)
         return RT_ERR(comm, RT_ERR_ARG, "invalid argument 'maxdims' = %d: the grid has %d dimensions", maxdims,
                       t->ndims);

@@ -26,8 +26,8 @@ static int check_list(rt_comm *comm, int n, const int *ranks, const int *w, cons
         return rt__null_arg(&comm->obj, fn, rname);
     for (int i = 0; i < n; i++) {
         if (ranks[i] < 0 || ranks[i] >= comm->size)
-            return rt_raise(&comm->obj, RT_ERR_RANK, fn, "invalid rank '%s[%d]' = %d: the communicator has %d processes",
-                            rname, i, ranks[i], comm->size);
+            return rt_raise(&comm->obj, RT_ERR_RANK, fn, "invalid rank '%s[%d]' = %s: the communicator has %d processes",
+                            rname, i, rt__rank_text(ranks[i], (char[16]){0}, 16), comm->size);
         if (w && w[i] < 0)
             return rt_raise(&comm->obj, RT_ERR_ARG, fn, "invalid argument '%s[%d]' = %d: must be >= 0", wname, i, w[i]);
     }

@@ -94,8 +94,8 @@ static int neighbors_of(rt_comm *comm, int rank, int *first, int *n, const char 
         return err;
     const struct rt__topo *t = comm->topo;
     if (rank < 0 || rank >= t->nnodes)
-        return rt_raise(&comm->obj, RT_ERR_RANK, fn, "invalid rank 'rank' = %d: the graph has %d nodes", rank,
-                        t->nnodes);
+        return rt_raise(&comm->obj, RT_ERR_RANK, fn, "invalid rank 'rank' = %s: the graph has %d nodes",
+                        rt__rank_text(rank, (char[16]){0}, 16), t->nnodes);
     *first = rank ? t->index[rank - 1] : 0;
     *n = t->index[rank] - *first;
     return RT_SUCCESS;

@@ -173,6 +173,10 @@ int main(int argc, char **argv)
     /* bad input */
     int bad = np;
     CHECK_ERR(MPI_Group_incl(world, 1, &bad, &h), MPI_ERR_RANK, "MPI_Group_incl", "ranks[0]");
+    /* the message shows the user's value: a face's MPI_PROC_NULL by name, not the runtime's number */
+    int pnull = MPI_PROC_NULL;
+    if (CHECK_SWITCHYARD)
+        CHECK_ERR(MPI_Group_incl(world, 1, &pnull, &h), MPI_ERR_RANK, "'ranks[0]' = MPI_PROC_NULL");
     int dup2[2] = {0, 0};
     if (np >= 2 && CHECK_SWITCHYARD) /* erroneous; MPICH does not check it */
         CHECK_ERR(MPI_Group_incl(world, 2, dup2, &h), MPI_ERR_RANK, "twice");
