@@ -8,35 +8,7 @@ run() { # nprocs program: runs it on MPICH through the shim
     SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n "$1" "$2" || fail "$2 on $1 ranks failed on MPICH"
 }
 # the run really goes through MPICH: the library version names it, the default names Switchyard
-cat > "$TMP/libver.c" <<'C'
-#include <mpi.h>
-#include <stdio.h>
-#include <string.h>
-int main(int argc, char **argv)
-{
-    char v[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len, rank, size, sum, got = -1, count = -1;
-    MPI_Status st;
-    MPI_Init(&argc, &argv);
-    MPI_Get_library_version(v, &len);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        MPI_Send(&sum, 1, MPI_INT, size - 1, 7, MPI_COMM_WORLD);
-    if (rank == size - 1) {
-        MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-        MPI_Get_count(&st, MPI_INT, &count);
-        if (got != size * (size - 1) / 2 || st.MPI_SOURCE != 0 || st.MPI_TAG != 7 || count != 1)
-            return printf("bad receive: %d from %d tag %d count %d\n", got, st.MPI_SOURCE, st.MPI_TAG, count), 1;
-    }
-    if (rank == 0)
-        printf("library: %.*s\n", (int)strcspn(v, "\n"), v);
-    MPI_Finalize();
-    return 0;
-}
-C
-"$BUILD/bin/mpicc_abi" -o "$TMP/libver" "$TMP/libver.c" || fail "mpicc_abi cannot build the version program"
+"$BUILD/bin/mpicc_abi" -o "$TMP/libver" tests/sh/shim/libver.c || fail "mpicc_abi cannot build the version program"
 out=$(SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n 2 "$TMP/libver") || fail "the version program failed on MPICH: $out"
 case $out in *"library: Switchyard "*" standard-ABI shim over: MPICH Version:"*) ;;
     *) fail "MPI_Get_library_version does not name the shim and MPICH: $out" ;; esac
@@ -47,26 +19,7 @@ SWITCHYARD_ABI_BACKEND=/nonexistent/libmpich.so.12 "$TMP/libver" 2> "$TMP/err" &
 grep -q "/nonexistent/libmpich.so.12" "$TMP/err" || fail "the message does not name the library: $(cat "$TMP/err")"
 # a procedure MPICH 4.0.2 lacks: MPI_ERR_UNSUPPORTED_OPERATION through the error handler, with a
 # message naming the procedure and the library; fatal under the default handler
-cat > "$TMP/missing.c" <<'C'
-#include <mpi.h>
-#include <stdio.h>
-#include <string.h>
-int main(int argc, char **argv)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int rc, cls = -1, len = 0;
-    MPI_Init(&argc, &argv);
-    if (argc > 1)
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    rc = MPI_Remove_error_class(MPI_ERR_LASTCODE);
-    MPI_Error_class(rc, &cls);
-    MPI_Error_string(rc, msg, &len);
-    printf("class %s: %s\n", cls == MPI_ERR_UNSUPPORTED_OPERATION ? "unsupported" : "other", msg);
-    MPI_Finalize();
-    return 0;
-}
-C
-"$BUILD/bin/mpicc_abi" -o "$TMP/missing" "$TMP/missing.c" || fail "mpicc_abi cannot build the missing-procedure program"
+"$BUILD/bin/mpicc_abi" -o "$TMP/missing" tests/sh/shim/missing.c || fail "mpicc_abi cannot build the missing-procedure program"
 out=$(SWITCHYARD_ABI_BACKEND=mpich timeout 60 "$BUILD/bin/mpiexec" -n 1 "$TMP/missing" return 2>&1) ||
     fail "a missing procedure with MPI_ERRORS_RETURN ended the job: $out"
 case $out in *"class unsupported: MPI_Remove_error_class: not implemented by the backend library $LIBMPICH"*) ;;
