@@ -18,9 +18,9 @@ static int to_int(intptr_t h, int cls, const char *T)
         return (int)h;
     if (af_backend)
         return af_backend == AF_BACKEND_OPENMPI || cls == RT_CLASS_FILE ? afb_c2f(T, (void *)h) : (int)h;
-    rt_enter();
+    int locked = rt_enter();
     int v = af_to_int(h, cls);
-    rt_leave();
+    rt_leave(locked);
     return v;
 }
 
@@ -30,9 +30,9 @@ static intptr_t from_int(int v, int cls, const char *T)
         return v;
     if (af_backend)
         return af_backend == AF_BACKEND_OPENMPI || cls == RT_CLASS_FILE ? (intptr_t)afb_f2c(T, v) : (intptr_t)(uint32_t)v;
-    rt_enter();
+    int locked = rt_enter();
     intptr_t h = af_from_int(v, cls);
-    rt_leave();
+    rt_leave(locked);
     return h;
 }
 

@@ -235,6 +235,7 @@ static void unlink_running(rt__sched *s)
     if (s->next)
         s->next->prev = s->prev;
     s->next = s->prev = NULL;
+    rt__async_busy(running != NULL);
 }
 
 /* The collective is over (err: the first failure): off the running list, complete. */
@@ -351,6 +352,7 @@ static void launch(rt__sched *s)
     if (running)
         running->prev = s;
     running = s;
+    rt__async_busy(1);
     advance(s);
 }
 

@@ -33,12 +33,12 @@ void rt__wait_until(int (*done)(void *), void *arg);
 /* What to say when starting a send or receive failed with class err (p2p_request.c). */
 const char *rt__start_failure(int err);
 
-/* Asynchronous progress (progress_thread.c): started at the end of MPI_Init, stopped at the
- * start of MPI_Finalize (no-ops unless SWITCHYARD_ASYNC_PROGRESS=1); rt__progress_yield lets
- * the thread take the lock between two idle passes of a blocking wait. */
+/* Asynchronous progress (progress_thread.c, rt.h): rt__progress_thread_start/stop mark the
+ * span of MPI_Init to MPI_Finalize where the thread may run (=1: it runs all along); the
+ * collectives call rt__async_busy(1) while nonblocking work is outstanding, (0) when none is. */
 void rt__progress_thread_start(void);
 void rt__progress_thread_stop(void);
-void rt__progress_yield(void);
+void rt__async_busy(int busy);
 
 /* Starts active send request r (its fields set). Returns RT_SUCCESS or an error class
  * (nothing raised). */

@@ -413,8 +413,6 @@ void rt__wait_until(int (*done)(void *), void *arg)
             continue;
         }
         idle++;
-        if (idle >= 64)
-            rt__progress_yield();
         if (idle < 64) {
             cpu_relax();
         } else if (idle < 128 || E.nactive == 0) {

@@ -1,30 +1,39 @@
-/* progress_thread.c — asynchronous progress: with SWITCHYARD_ASYNC_PROGRESS=1, a thread
- * started by MPI_Init advances the engine whenever the program is not inside the library. */
+/* progress_thread.c — asynchronous progress: while nonblocking work is outstanding, a thread
+ * advances the engine whenever the program is not inside the library (rt.h, rt_enter). */
 #include "p2p.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
-int rt_async_progress;
+enum { ASYNC_OFF, ASYNC_AUTO, ASYNC_ALWAYS };
 
-static pthread_mutex_t big;
+int rt__lock_on, rt__depth, rt__async_want;
+
+static int mode = ASYNC_AUTO;
+static int allowed;           /* between MPI_Init and MPI_Finalize */
+static pthread_mutex_t big;   /* recursive: the library's lock */
 static pthread_t thread;
-static atomic_int stop, running;
+static int running, stop;     /* the thread exists; it must end (atomic) */
+static pthread_mutex_t idle_mx = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
+static int sleeping;          /* the thread waits on idle_cv (atomic) */
 
 /* Reads the switch when the library loads, before any call can enter it. */
 __attribute__((constructor)) static void async_setup(void)
 {
-    const char *e = getenv("SWITCHYARD_ASYNC_PROGRESS");
-    if (!e || !(e[0] == '1' || e[0] == 'y' || e[0] == 't'))
-        return;
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
     pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&big, &a);
     pthread_mutexattr_destroy(&a);
-    rt_async_progress = 1;
+    const char *e = getenv("SWITCHYARD_ASYNC_PROGRESS");
+    if (e && (e[0] == '0' || e[0] == 'n' || e[0] == 'f'))
+        mode = ASYNC_OFF;
+    else if (e && (e[0] == '1' || e[0] == 'y' || e[0] == 't')) {
+        mode = ASYNC_ALWAYS; /* every entry locks, from the first call on */
+        rt__async_want = rt__lock_on = 1;
+    }
 }
 
 void rt__big_lock(void)
@@ -37,45 +46,109 @@ void rt__big_unlock(void)
     pthread_mutex_unlock(&big);
 }
 
-/* Every 50 us (1 ms after a long quiet spell) take the lock if the program is not in the
- * library, and progress; never block on the lock, so stopping cannot deadlock. */
+void rt__async_busy(int busy)
+{
+    if (mode == ASYNC_AUTO)
+        rt__async_want = busy;
+}
+
+static int load(int *v)
+{
+    return __atomic_load_n(v, __ATOMIC_SEQ_CST);
+}
+
+static void store(int *v, int x)
+{
+    __atomic_store_n(v, x, __ATOMIC_SEQ_CST);
+}
+
+/* While the lock is on, take it if the program is not in the library and progress; wait 50 us
+ * after a pass that did something, doubling up to 1 ms after each that did not (a program
+ * busy in its own MPI calls makes the thread rare). Never block on the lock, so stopping
+ * cannot deadlock. While the lock is off, look every 1 ms; after 1 s, sleep until
+ * rt__async_switch wakes the thread. */
 static void *loop(void *arg)
 {
     (void)arg;
-    unsigned quiet = 0;
-    while (!atomic_load(&stop)) {
-        if (pthread_mutex_trylock(&big) == 0) {
-            quiet = rt__progress() > 0 ? 0 : quiet + 1;
-            pthread_mutex_unlock(&big);
+    unsigned idle = 0, off = 0;
+    while (!load(&stop)) {
+        if (load(&rt__lock_on)) {
+            off = 0;
+            int n = 0;
+            if (pthread_mutex_trylock(&big) == 0) {
+                if (load(&rt__lock_on)) /* not switched off meanwhile: nobody else is inside */
+                    n = rt__progress();
+                pthread_mutex_unlock(&big);
+            }
+            idle = n > 0 ? 0 : idle + (idle < 5);
+        } else if (idle = 5, ++off >= 1000) {
+            off = 0;
+            pthread_mutex_lock(&idle_mx);
+            store(&sleeping, 1);
+            while (!load(&rt__lock_on) && !load(&stop))
+                pthread_cond_wait(&idle_cv, &idle_mx);
+            store(&sleeping, 0);
+            pthread_mutex_unlock(&idle_mx);
+            continue;
         }
-        struct timespec ts = {0, quiet < 2000 ? 50000 : 1000000};
+        long us = idle < 5 ? 50L << idle : 1000;
+        struct timespec ts = {0, us * 1000};
         nanosleep(&ts, NULL);
     }
     return NULL;
 }
 
+static void wake(void)
+{
+    if (load(&sleeping) || load(&stop)) {
+        pthread_mutex_lock(&idle_mx);
+        pthread_cond_broadcast(&idle_cv);
+        pthread_mutex_unlock(&idle_mx);
+    }
+}
+
+/* Starts the thread if needed; 0 if it cannot run. */
+static int ensure_thread(void)
+{
+    if (running)
+        return 1;
+    store(&stop, 0);
+    if (pthread_create(&thread, NULL, loop, NULL) != 0)
+        return 0;
+    running = 1;
+    return 1;
+}
+
+void rt__async_switch(int locked)
+{
+    if (locked) { /* the work is done: the holder of the lock turns it off */
+        store(&rt__lock_on, 0);
+        return;
+    }
+    /* nobody is inside the library: entries take the lock from now on */
+    if (!allowed || !ensure_thread()) {
+        rt__async_want = 0;
+        return;
+    }
+    store(&rt__lock_on, 1);
+    wake();
+}
+
 void rt__progress_thread_start(void)
 {
-    if (!rt_async_progress || atomic_load(&running))
-        return;
-    atomic_store(&stop, 0);
-    if (pthread_create(&thread, NULL, loop, NULL) == 0)
-        atomic_store(&running, 1);
+    allowed = mode != ASYNC_OFF;
+    if (load(&rt__lock_on) && !ensure_thread())
+        rt__async_want = 0; /* no thread: the lock goes off when this call ends */
 }
 
+/* Called inside the library (MPI_Finalize): the caller holds the lock if it is on. */
 void rt__progress_thread_stop(void)
 {
-    if (!atomic_load(&running))
+    allowed = 0;
+    if (!running)
         return;
-    atomic_store(&stop, 1);
+    store(&stop, 1);
+    wake();
     pthread_join(thread, NULL);
-    atomic_store(&running, 0);
-}
-
-void rt__progress_yield(void)
-{
-    if (rt_async_progress) { /* let the progress thread (and others) in between passes */
-        rt__big_unlock();
-        rt__big_lock();
-    }
+    running = 0;
 }

@@ -179,21 +179,32 @@ int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
 /* Checks that MPI is initialized and not finalized; otherwise a fatal error naming fn. */
 int rt_require_init(const char *fn);
 
-/* Asynchronous progress (SWITCHYARD_ASYNC_PROGRESS=1, read when the library loads): a thread
- * advances nonblocking operations while the program computes, and every entry into the
- * library holds one recursive lock (rt_enter ... rt_leave, around the whole call). Off, the
- * two cost a test of a flag. */
-extern int rt_async_progress;
+/* Asynchronous progress (progress_thread.c). While nonblocking work is outstanding (a started
+ * nonblocking or persistent collective), a thread advances it whenever the program is not
+ * inside the library, and every entry holds one recursive lock from rt_enter to rt_leave.
+ * Otherwise an entry costs a flag test and a counter. SWITCHYARD_ASYNC_PROGRESS=0 turns the
+ * thread off, =1 keeps it (and the lock) on from MPI_Init to MPI_Finalize. */
+extern int rt__lock_on;    /* entries take the lock (atomic; changed only at depth 0 or under the lock) */
+extern int rt__depth;      /* library calls in progress (threads are at most SERIALIZED) */
+extern int rt__async_want; /* outstanding work wants the thread (rt__async_busy) */
 void rt__big_lock(void);
 void rt__big_unlock(void);
-static inline void rt_enter(void)
+/* Called by rt_leave when the outermost call ends and the lock should go on or off. */
+void rt__async_switch(int locked);
+/* Enters the library; returns what to hand to rt_leave. */
+static inline int rt_enter(void)
 {
-    if (rt_async_progress)
+    int locked = __atomic_load_n(&rt__lock_on, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(locked, 0))
         rt__big_lock();
+    rt__depth++;
+    return locked;
 }
-static inline void rt_leave(void)
+static inline void rt_leave(int locked)
 {
-    if (rt_async_progress)
+    if (--rt__depth == 0 && __builtin_expect(rt__async_want != locked, 0))
+        rt__async_switch(locked);
+    if (locked)
         rt__big_unlock();
 }
 

@@ -1,7 +1,7 @@
-/* coll_async.c — with SWITCHYARD_ASYNC_PROGRESS=1, nonblocking collectives complete while a
- * process computes without calling MPI: rank 0 starts an MPI_Ibarrier and an MPI_Iallreduce,
- * then computes; the others wait for theirs (which need rank 0's later rounds) and tell rank 0;
- * when rank 0 stops computing, every message is already there. */
+/* coll_async.c — nonblocking collectives complete while a process computes without calling
+ * MPI: rank 0 starts an MPI_Ibarrier and an MPI_Iallreduce, then computes; the others wait for
+ * theirs (which need rank 0's later rounds) and tell rank 0; when rank 0 stops computing, every
+ * message is already there. */
 #include <time.h>
 
 #include "check.h"
