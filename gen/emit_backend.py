@@ -168,6 +168,84 @@ def forward(ctx, proc, name, large):
     return b
 
 
+def _star_length(ctx, proc, p, names):
+    """The length of a '*'-long array of a (non-neighbourhood) collective: the peers' number."""
+    if p.length == '*' and 'comm' in names and 'eighbor' not in proc.name:
+        return 'afb_peers(%s((intptr_t)comm))' % ctx.conv('comm')[0]
+    return None
+
+
+def emulate(ctx, proc):
+    """The body of afb_emu_<Name>_c: the _c twin over the plain procedure, for a backend that lacks
+    the _c symbol. Exact only when every large-count argument fits the plain call's type: each one
+    the two calls type differently (kinds with c_large) is narrowed and checked ('i_' + name; arrays
+    through a copy), outputs are widened back. Unsupported when it cannot be exact: parameters of
+    the _c call only, callbacks whose types differ."""
+    large = proc.c_params(True)
+    if any(p.large_only for p in large):
+        raise Unsupported('its large-count twin has parameters the other lacks')
+    names = {p.name: p for p in large}
+    b = dict(decls=[], pre=[], args=[], mtypes=[], post=[], cleanup=[])
+    narrow, widen, role_used = [], [], False
+    short_c = proc.short + '_c'
+    for p in proc.c_params(False):
+        small, big = cdecl.c_base(p, False), cdecl.c_base(p, True)
+        if small == big:
+            _param(ctx, proc, p, names, False, b)
+            continue
+        if p.kind.cls != 'count':
+            raise Unsupported('parameter %s is %s in %s_c, %s in %s' % (p.name, big, proc.name, small, proc.name))
+        n, v = p.name, 'i_' + p.name
+
+        def big_err(what, idx, val):
+            return '{ rc_ = afb_too_large(AFB_%s, AFB_%s, "%s", %s, (long long)(%s)); goto out; }' % (
+                short_c, proc.short, what, idx, val)
+        steps = []
+        if not p.is_array and (p.dir == 'in' and not p.pointer):
+            b['decls'].append('%s %s = (%s)%s;' % (small, v, small, n))
+            steps.append('if ((%s)%s != %s) %s' % (big, v, n, big_err(n, -1, n)))
+        elif not p.is_array:
+            b['decls'].append('%s %s_ = 0;' % (small, v))
+            b['decls'].append('%s *%s = %s ? &%s_ : NULL;' % (small, v, n, v))
+            if p.dir != 'out':
+                steps.append('if (%s) { %s_ = (%s)*%s; if ((%s)%s_ != *%s) %s }' % (n, v, small, n, big, v, n, big_err(n, -1, '*' + n)))
+            if p.dir != 'in':
+                widen.append('if (rc_ == 0 && %s) *%s = %s_;' % (n, n, v))
+        else:
+            ln = _length(p, names) or _star_length(ctx, proc, p, names)
+            if ln is None:
+                raise Unsupported('array %s of unknown length' % n)
+            b['decls'].append('%s *%s = NULL;' % (small, v))
+            fill = ''
+            if p.dir != 'out':
+                fill = ' for (int i_ = 0; i_ < (int)(%s); i_++) { %s[i_] = (%s)%s[i_]; if ((%s)%s[i_] != %s[i_]) %s }' % (
+                    ln, v, small, n, big, v, n, big_err(n, 'i_', '%s[i_]' % n))
+            steps.append('if (%s && (%s) > 0) { %s = malloc(sizeof *%s * (size_t)(%s)); if (!%s) { rc_ = AFB_M_ERR_NO_MEM; goto out; }%s }'
+                         % (n, ln, v, v, ln, v, fill))
+            b['cleanup'].append('free(%s);' % v)
+            if p.dir != 'in':
+                widen.append('if (rc_ == 0 && %s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s[i_];' % (v, ln, n, v))
+        guard = []
+        if p.significant and 'root' in names and 'comm' in names:
+            guard.append('(role_ & %d)' % (1 if p.significant == 'root' else 2))
+            role_used = True
+        if p.unused_if_in_place:
+            guard.append('%s != MPI_IN_PLACE' % p.unused_if_in_place)
+        if guard and steps:  # an unused argument is not checked (nor copied: the backend gets NULL)
+            steps = ['if (%s) { %s }' % (' && '.join(guard), ' '.join(steps))]
+        narrow += steps
+        _param(ctx, proc, dataclasses.replace(p, name=v), names, False, b)
+    starts = any(p.kind.cls == 'handle' and p.kind.handle == 'request' and p.dir == 'out' for p in large)
+    if starts and any(p.is_array for p in proc.c_params(False) if cdecl.c_base(p, False) != cdecl.c_base(p, True)):
+        raise Unsupported('it starts an operation that may read the arrays after the call, which would then be copies')
+    if role_used:
+        b['decls'].append('int role_ = 0;')
+        narrow.insert(0, 'role_ = afb_role(%s((intptr_t)comm), root);' % ctx.conv('comm')[0])
+    b['pre'] = narrow + b['pre']
+    b['post'] += widen
+    return b
+
+
 def _temp_array(b, a, ctype, n, length, conv_in):
     b['decls'].append('%s *%s = NULL;' % (ctype, a))
     fill = ' for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s;' % (length, a, conv_in) if conv_in else ''
@@ -196,9 +274,7 @@ def _param(ctx, proc, p, names, large, b):
             if p.dir != 'in':
                 post.append('*%s = (%s)%s;' % (n, face.HANDLE_CTYPE[h], conv_out % a))
         else:
-            ln = _length(p, names)
-            if ln is None and p.length == '*' and 'comm' in names and 'eighbor' not in proc.name:
-                ln = 'afb_peers(%s((intptr_t)comm))' % ctx.conv('comm')[0]
+            ln = _length(p, names) or _star_length(ctx, proc, p, names)
             if ln is None:
                 raise Unsupported('array %s of unknown length' % n)
             _temp_array(b, a, mtype, n, ln, conv_in % ('%s[i_]' % n) if p.dir != 'out' else None)
@@ -434,6 +510,13 @@ def _emit_backend(spec, B):
                 f['why'] = None
             except Unsupported as e:
                 f['body'], f['why'] = None, str(e)
+            f['emu'], f['emu_why'] = None, None
+            if large and f['body']:  # for a backend without the _c symbol but with the plain one
+                try:
+                    f['emu'] = emulate(ctx, p)
+                    f['emu'].update(plain=p.short, proto='static ' + cdecl.c_prototype(p, 'afb_emu_' + name[4:], large))
+                except Unsupported as e:
+                    f['emu_why'] = str(e)
             if f['body'] and f['ret'] != 'int' and (f['body']['decls'] or f['body']['pre'] or f['body']['post']):
                 raise ValueError('%s: a non-int result with arguments to convert' % name)
             funcs.append(f)
@@ -446,11 +529,14 @@ def _emit_backend(spec, B):
     for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY'):
         v = ctx.val(n)
         weights.append((by_name[n].abi, ctx.sym(v['symbol']) if isinstance(v, dict) else '(void *)(intptr_t)%d' % v, n))
+    # standard error classes the backend lacks: made in it (MPI_Add_error_class) when first raised
+    dyn_classes = [(c.abi, c.name) for c in spec.constants_in('ERROR_CLASSES')
+                   if c.in_standard_abi and isinstance(c.abi, int) and getattr(c, B.value) is None]
     attr_maps = [(c.abi, face.map_fname(c.attr_value_map), c.name) for c in spec.constants if c.attr_value_map]
     return dict(B=B, P=B.prefix, fast=_fast_paths(ctx.maps), funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
                   sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
                   err_unsupported=ctx.val('MPI_ERR_UNSUPPORTED_OPERATION'),
-                  err_no_mem=ctx.val('MPI_ERR_NO_MEM'), comm_world=ctx.handle_expr('MPI_COMM_WORLD'),
+                  err_no_mem=ctx.val('MPI_ERR_NO_MEM'), dyn_classes=dyn_classes, comm_world=ctx.handle_expr('MPI_COMM_WORLD'),
                   errors_are_fatal=ctx.handle_expr('MPI_ERRORS_ARE_FATAL'),
                   errors_abort=ctx.handle_expr('MPI_ERRORS_ABORT') if ctx.val('MPI_ERRORS_ABORT') is not None else None,
                   ctypes=face.HANDLE_CTYPE, mtype=ctx.mtype, status_type=status_type(B))
