@@ -22,6 +22,7 @@ class Body:
     post_always: list  # output translation even when the call failed (requests, statuses)
     cleanup: list
     errobj: str      # expression for the object whose handler reports argument errors
+    refused: str = ''  # collective: what to return when the face refused an argument (rc_)
 
 
 def _rank_rules(proc, p):
@@ -79,7 +80,11 @@ def body(proc, large, face):
     if role_used:
         decls.append('int role_ = 0;')
         pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_root);')
-    return Body(decls, pre, args, post, post_always, cleanup, errobj)
+    refused = ''
+    if proc.collective and eo and eo.kind.handle == 'comm':
+        decls.append('int called_ = 0;')
+        refused = 'rt_coll_refused(a_%s, rc_, FN)' % eo.name
+    return Body(decls, pre, args, post, post_always, cleanup, errobj, refused)
 
 
 def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, args, post, post_always, cleanup):

@@ -81,6 +81,7 @@ class Procedure:
     in_standard_abi: bool = True
     large_count: bool = False
     before_init: bool = False
+    collective: bool = False  # every process of its communicator calls it
     in_c: bool = True
     in_fortran: bool = True
 
@@ -226,7 +227,7 @@ def load(spec_dir):
                 name=r['name'], chapter=chapter, since=_version(r, 'since', where), params=params, ret=r['return'],
                 deprecated_since=_version(r, 'deprecated_since', where), removed_in=_version(r, 'removed_in', where),
                 replaced_by=r.get('replaced_by'), in_standard_abi=r.get('in_standard_abi', True), large_count=large,
-                before_init=r.get('before_init', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True)))
+                before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True)))
     names = {}
     for p in procedures:
         if p.name in names:

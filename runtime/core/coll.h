@@ -36,6 +36,13 @@ enum rt__coll_mode { RT__COLL_BLOCKING, RT__COLL_NONBLOCKING, RT__COLL_PERSISTEN
 int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                  const char *fn);
 
+/* With SWITCHYARD_COLL_CHECK=1, on an intra-communicator: an allreduce in which the processes
+ * agree that each accepted its arguments (local_err: this one's error code, or 0) and passed
+ * the same root (rooted collectives); every process calls it once per collective, whether its
+ * own checks passed or not. Returns local_err, else RT_ERR_ROOT or RT_ERR_OTHER (raised) when
+ * another process disagrees, else RT_SUCCESS. Without the setting it returns local_err. */
+int rt__coll_agree(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int local_err, const char *fn);
+
 /* The checks every collective shares (inter-communicators, MPI_IN_PLACE in the wrong place,
  * uncommitted datatypes), then rt__coll_run. */
 int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,

@@ -27,12 +27,14 @@ int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a
             return rt_raise((rt_obj *)comm, RT_ERR_COMM, fn, "not defined on an inter-communicator");
         build = inter;
     }
+    int err = RT_SUCCESS;
     if (a->rbuf == RT_IN_PLACE && !scatter)
-        return rt__coll_bad_in_place(comm, fn, "recvbuf");
-    if (a->sbuf == RT_IN_PLACE && scatter)
-        return rt__coll_bad_in_place(comm, fn, "sendbuf");
-    int err = types_ok(comm, a, fn);
-    return err ? err : rt__coll_run(comm, build, a, mode, req, fn);
+        err = rt__coll_bad_in_place(comm, fn, "recvbuf");
+    else if (a->sbuf == RT_IN_PLACE && scatter)
+        err = rt__coll_bad_in_place(comm, fn, "sendbuf");
+    else
+        err = types_ok(comm, a, fn);
+    return err ? rt__coll_agree(comm, build, a, err, fn) : rt__coll_run(comm, build, a, mode, req, fn);
 }
 
 #define P_BARRIER rt_comm *comm

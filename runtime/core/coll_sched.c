@@ -391,7 +391,7 @@ int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a,
     rt__sched *s = sched_new(comm);
     if (!s)
         return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's schedule");
-    int err = build(s, comm, a, fn);
+    int err = rt__coll_agree(comm, build, a, build(s, comm, a, fn), fn);
     if (err) {
         sched_free(s);
         return err;

@@ -208,6 +208,11 @@ static inline void rt_leave(int locked)
         rt__big_unlock();
 }
 
+/* A collective procedure on comm (may be NULL) refused its arguments with error code err
+ * before calling the runtime: under SWITCHYARD_COLL_CHECK=1 the other processes learn it
+ * (coll_check.c). Returns err. */
+int rt_coll_refused(rt_comm *comm, int err, const char *fn);
+
 /* The class of any runtime error code (predefined, user-defined or instance). */
 int rt_error_class_of(int code);
 

@@ -69,6 +69,8 @@ void *mx_xrealloc(void *p, size_t n)
 
 void mx_buf_add(struct mx_buf *b, const void *data, size_t len)
 {
+    if (!len) /* b->p may still be NULL: memcpy must not see it */
+        return;
     if (b->len + len > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + len)
