@@ -504,7 +504,9 @@ def _emit_backend(spec, B):
         for name, large in p.c_variants():
             f = {'name': name, 'short': name[4:], 'ret': cdecl.c_return(p),
                  'proto': cdecl.c_prototype(p, B.prefix + name[4:], large),
-                 'pnames': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs']}
+                 'pnames': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs'],
+                 # a hand-written emulation in abi/ for a backend that lacks the procedure (weak)
+                 'hand_proto': cdecl.c_prototype(p, 'afb_hand_' + name[4:], large)}
             try:
                 f['body'] = forward(ctx, p, name, large)
                 f['why'] = None
