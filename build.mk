@@ -1,5 +1,6 @@
 # Second stage of the build (called by Makefile once build/gen exists): objects, the runtime
-# archive, libmpi.so.12 (MPICH ABI), libmpifort.so.12, libmpi_abi.so.1, headers, wrappers.
+# archive, libmpi.so.12 (MPICH ABI), libmpifort.so.12, libmpi_abi.so.1, libmpifort_abi.so.1,
+# headers, wrappers.
 GEN := $(BUILD)/gen
 OBJ := $(BUILD)/obj
 LIB := $(BUILD)/lib
@@ -11,27 +12,32 @@ RT_SRC := $(wildcard runtime/core/*.c runtime/transport/*/*.c) runtime/launch/pm
 C_SRC := $(wildcard bindings/c/*.c bindings/common/*.c) $(wildcard $(GEN)/c/*.c)
 F_SRC := $(wildcard bindings/fortran/*.c) $(wildcard $(GEN)/fortran/*.c)
 ABI_SRC := $(wildcard abi/*.c bindings/common/*.c) $(wildcard $(GEN)/abi/*.c)
+FABI_SRC := $(wildcard bindings/fortran/*.c) $(GEN)/fortran_abi/entry.c
 
 obj = $(patsubst %.c,$(OBJ)/$(1)/%.o,$(subst $(GEN)/,gen/,$(2)))
 RT_OBJ := $(call obj,rt,$(RT_SRC))
 C_OBJ := $(call obj,c,$(C_SRC))
 F_OBJ := $(call obj,fortran,$(F_SRC))
 ABI_OBJ := $(call obj,abi,$(ABI_SRC))
+FABI_OBJ := $(call obj,fabi,$(FABI_SRC))
 
 RT_INC := -Iruntime/include -I$(GEN) -Iruntime/launch -Iruntime/transport
 C_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -I$(GEN)/c
 F_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -Ibindings/fortran -I$(GEN)/c -I$(GEN)/fortran
 ABI_INC := $(RT_INC) -I$(INC)/abi -Ibindings/common -Iabi -I$(GEN)/abi
+FABI_INC := -DFF_ABI -I$(INC)/abi -Ibindings/fortran
 
-HEADERS := $(INC)/mpi.h $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h $(INC)/mpif.h
+HEADERS := $(INC)/mpi.h $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h $(INC)/mpif.h $(INC)/abi/mpif.h
 # The version the wrappers report: the one the generated headers carry.
 VERSION := $(shell sed -n 's/^\#define SWITCHYARD_VERSION "\(.*\)"/\1/p' gen/templates/mpi_mpich.h.j2)
-WRAPPERS := $(BIN)/switchyard_info $(BIN)/mpicc $(BIN)/mpicxx $(BIN)/mpic++ $(BIN)/mpiCC $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90
+WRAPPERS := $(BIN)/switchyard_info $(BIN)/mpicc $(BIN)/mpicxx $(BIN)/mpic++ $(BIN)/mpiCC $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90 \
+	$(BIN)/mpifort_abi
 LIBS_OUT := $(LIB)/libmpi.so.12 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so $(LIB)/libmpifort.so.12 \
-	$(LIB)/libmpifort.so $(LIB)/libmpi_abi.so.1 $(LIB)/libmpi_abi.so
+	$(LIB)/libmpifort.so $(LIB)/libmpi_abi.so.1 $(LIB)/libmpi_abi.so $(LIB)/libmpifort_abi.so.1 \
+	$(LIB)/libmpifort_abi.so
 
 .PHONY: all
-all: $(HEADERS) $(LIB)/libswitchyard_rt.a $(LIBS_OUT) $(WRAPPERS) $(INC)/mpi.mod
+all: $(HEADERS) $(LIB)/libswitchyard_rt.a $(LIBS_OUT) $(WRAPPERS) $(INC)/mpi.mod $(INC)/abi/mpi.mod
 
 $(INC)/%: $(GEN)/include/%
 	@mkdir -p $(dir $@)
@@ -61,6 +67,12 @@ $(OBJ)/abi/%.o: %.c $(INC)/abi/mpi.h
 $(OBJ)/abi/gen/%.o: $(GEN)/%.c $(INC)/abi/mpi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ABI_INC) -MMD -MP -c $< -o $@
+$(OBJ)/fabi/%.o: %.c $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FABI_INC) -MMD -MP -c $< -o $@
+$(OBJ)/fabi/gen/%.o: $(GEN)/%.c $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FABI_INC) -MMD -MP -c $< -o $@
 
 $(LIB)/libswitchyard_rt.a: $(RT_OBJ)
 	@mkdir -p $(dir $@)
@@ -85,8 +97,17 @@ $(LIB)/libmpi_abi.so.1: $(ABI_OBJ) $(LIB)/libswitchyard_rt.a
 $(LIB)/libmpi_abi.so: $(LIB)/libmpi_abi.so.1
 	ln -sf libmpi_abi.so.1 $@
 
+# The Fortran face over the standard ABI: a client of libmpi_abi.so.1 only, so that it runs on
+# every backend the shim forwards to.
+$(LIB)/libmpifort_abi.so.1: $(FABI_OBJ) $(LIB)/libmpi_abi.so
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort_abi.so.1 -Wl,-rpath,'$$ORIGIN' -o $@ $(FABI_OBJ) -L$(LIB) -lmpi_abi
+$(LIB)/libmpifort_abi.so: $(LIB)/libmpifort_abi.so.1
+	ln -sf libmpifort_abi.so.1 $@
+
 $(INC)/mpi.mod: $(GEN)/fortran/mpi_module.f90 $(INC)/mpif.h
 	cd $(INC) && $(FC) -c -fno-range-check -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module.o
+$(INC)/abi/mpi.mod: $(GEN)/fortran_abi/mpi_module.f90 $(INC)/abi/mpif.h
+	cd $(INC)/abi && $(FC) -c -fno-range-check -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module_abi.o
 
 $(BIN)/.mpiwrap: bindings/wrappers/.mpiwrap.in
 	@mkdir -p $(dir $@)
@@ -114,7 +135,7 @@ $(PC_FILES):
 	@mkdir -p $(dir $@)
 	sed -e 's|@NAME@|$*|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
--include $(RT_OBJ:.o=.d) $(C_OBJ:.o=.d) $(F_OBJ:.o=.d) $(ABI_OBJ:.o=.d)
+-include $(RT_OBJ:.o=.d) $(C_OBJ:.o=.d) $(F_OBJ:.o=.d) $(ABI_OBJ:.o=.d) $(FABI_OBJ:.o=.d)
 
 # --- the launcher: $(BIN)/mpiexec (+ mpirun) from runtime/launch/mpiexec*.c and pmi_wire.c
 LAUNCH_SRC := $(wildcard runtime/launch/mpiexec*.c) runtime/launch/pmi_wire.c

@@ -1,5 +1,6 @@
-# Emits the Fortran face (MPICH ABI): mpif.h, the `mpi` module, and the Fortran-callable
-# entry points in four manglings, each converting its arguments and calling the C face.
+# Emits the Fortran faces (over the MPICH ABI, and over the standard ABI): mpif.h, the `mpi`
+# module, and the Fortran-callable entry points in four manglings, each converting its
+# arguments and calling the C face.
 import cdecl
 from render import render
 
@@ -18,20 +19,25 @@ KIND_FIRST = ['MPI_ADDRESS_KIND', 'MPI_OFFSET_KIND', 'MPI_COUNT_KIND', 'MPI_STAT
 SKIP_CLASSES = {'argv', 'tool_handle', 'f_status', 'f08_status'}
 
 
-def fortran_value(c):
-    if c.name in ('MPI_VERSION', 'MPI_SUBVERSION'):
+def fortran_value(c, abi=False):
+    """c's value in mpif.h: MPICH's, or (abi) the standard ABI's, where a Fortran handle is the
+    value MPI_X_c2f gives for the C one (the C constant itself, for a predefined handle). The
+    ABI gives the kinds as C types (c_intptr_t, c_int64_t): MPICH's numbers, 8 here, are theirs."""
+    if (abi and isinstance(c.abi, int)) or c.name in ('MPI_VERSION', 'MPI_SUBVERSION'):
         return c.abi
     v = c.mpich_fortran if c.mpich_fortran is not None else c.mpich
     return v
 
 
-def mpif_lines(spec):
+def mpif_lines(spec, abi=False):
     """(declaration, value) pairs for the PARAMETERs, kinds first; then commons and externals."""
     params = []
     consts = {c.name: c for c in spec.constants}
     order = [consts[n] for n in KIND_FIRST] + [c for c in spec.constants if c.name not in KIND_FIRST]
     for c in order:
-        v = fortran_value(c)
+        if abi and not c.in_standard_abi:
+            continue
+        v = fortran_value(c, abi)
         if c.name in COMMON_BLOCKS or c.category in ('FUNCTIONS', 'DEPRECATED_FUNCS') or v is None \
                 or isinstance(v, dict) or c.category == 'FORTRAN_STATUS_ARRAY_SIZE_AND_INDEX_C' \
                 or c.name in ('MPI_ABI_VERSION', 'MPI_ABI_SUBVERSION') or c.c_type in ('MPI_T_enum', 'MPI_T_cvar_handle',
@@ -87,13 +93,24 @@ def attribute_callback_flags(cbtype):
     return 'RT_CB_FORTRAN | RT_CB_FINT' if attrs[0].kind.fortran == 'INTEGER' else 'RT_CB_FORTRAN'
 
 
-def conversion(proc, callbacks=None):
+# The stem of a C handle type's MPI_X_f2c / MPI_X_c2f, where it is not the type's name.
+F2C_STEM = {'MPI_Datatype': 'Type'}
+
+
+def _f2c(ctype, way='f2c'):
+    return 'PMPI_%s_%s' % (F2C_STEM.get(ctype, ctype[4:]), way)
+
+
+def conversion(proc, callbacks=None, abi=False):
     """Fortran wrapper pieces: Fortran parameter declarations, hidden lengths, locals, pre,
-    the C call's arguments, post and cleanup. callbacks: callback types by name."""
+    the C call's arguments, post, cleanup, and why the procedure is not offered (None if it
+    is). callbacks: callback types by name. abi: over the standard ABI, where C handles are
+    pointers that MPI_X_f2c / MPI_X_c2f convert, and the MPICH face's extras are absent."""
     callbacks = callbacks or {}
     fparams = fortran_params(proc)
     fnames = {p.name for p in fparams}
     decl, hidden, locals_, pre, args, post, cleanup = [], [], [], [], [], [], []
+    unsupported = None
     for p in proc.c_params(False):
         k, n = p.kind, p.name
         if k.cls == 'varargs':
@@ -143,7 +160,9 @@ def conversion(proc, callbacks=None):
         elif c == 'function':
             args.append('(%s)%s' % (cdecl.c_base(p, False) if cdecl.c_base(p, False).endswith('*') else cdecl.c_base(p, False) + ' *', n))
             flags = attribute_callback_flags(callbacks.get(p.func_type))
-            if flags:
+            if abi:  # a Fortran procedure would get the C face's handles: needs a trampoline
+                unsupported = 'Fortran callbacks are not supported over the standard ABI yet'
+            elif flags:
                 mark = 'MPIR_Keyval_set_fortran_cb(*%s, %s);' % (_keyval_param(proc), flags)
                 if mark not in post:  # copy and delete callbacks: one mark per keyval
                     post.append(mark)
@@ -156,7 +175,7 @@ def conversion(proc, callbacks=None):
                 ln = _flen(p, fparams)
                 if ln is None:  # MPI_Cart_sub: one per dimension of the Cartesian communicator
                     locals_.append('int ndims_ = 0;')
-                    locals_.append('PMPI_Cartdim_get(*comm, &ndims_);')
+                    locals_.append('PMPI_Cartdim_get(%s, &ndims_);' % ('PMPI_Comm_f2c(*comm)' if abi else '*comm'))
                     ln = 'ndims_'
                 locals_.append('int *c_%s = ff_logicals_in(%s, %s);' % (n, n, ln))
                 args.append('c_%s' % n)
@@ -169,6 +188,10 @@ def conversion(proc, callbacks=None):
                 locals_.append('int c_%s = 0;' % n)
                 args.append('&c_%s' % n)
                 post.append('*%s = c_%s ? 1 : 0;' % (n, n))
+        elif c == 'handle' and abi and cdecl.c_base(p, False) != 'int':
+            _abi_handle(p, fparams, locals_, args, post, cleanup)
+            if p.is_array and _flen(p, fparams) is None:
+                unsupported = 'arrays of handles as long as the communicator are not supported over the standard ABI yet'
         elif c == 'handle' and k.handle == 'file':
             if p.dir == 'in' and not p.is_array:
                 args.append('PMPI_File_f2c(*%s)' % n)
@@ -178,7 +201,7 @@ def conversion(proc, callbacks=None):
                 post.append('*%s = PMPI_File_c2f(c_%s);' % (n, n))
         elif c in ('attribute', 'extra_state'):
             small = k.fortran == 'INTEGER'
-            if c == 'attribute':  # the runtime keeps how a value was set (docs/internals.md)
+            if c == 'attribute' and not abi:  # the runtime keeps how a value was set (docs/internals.md)
                 locals_.append('MPIR_Attr_next_kind(%s);' % ('RT_ATTR_INT' if small else 'RT_ATTR_AINT'))
                 cleanup.append('MPIR_Attr_next_kind(RT_ATTR_PTR);')
             if p.dir == 'in':
@@ -206,7 +229,37 @@ def conversion(proc, callbacks=None):
             args.append('(%s)%s' % (_cptr(p), n))
         else:
             args.append('*%s' % n)
-    return decl, hidden, locals_, pre, args, post, cleanup
+    return decl, hidden, locals_, pre, args, post, cleanup, unsupported
+
+
+def _abi_handle(p, fparams, locals_, args, post, cleanup):
+    """A handle argument over the standard ABI: converted with MPI_X_f2c on the way in and
+    MPI_X_c2f on the way out (arrays element by element, through a temporary array)."""
+    n, ct = p.name, cdecl.c_base(p, False)
+    if not p.is_array:
+        if p.dir == 'in' and p.pointer:  # MPI_Cancel(MPI_Request *)
+            locals_.append('%s c_%s = %s(*%s);' % (ct, n, _f2c(ct), n))
+            args.append('&c_%s' % n)
+            return
+        if p.dir == 'in':
+            args.append('%s(*%s)' % (_f2c(ct), n))
+            return
+        locals_.append('%s c_%s = %s;' % (ct, n, '%s(*%s)' % (_f2c(ct), n) if p.dir == 'inout' else '(%s)0' % ct))
+        args.append('&c_%s' % n)
+        post.append('*%s = %s(c_%s);' % (n, _f2c(ct, 'c2f'), n))
+        return
+    ln = _flen(p, fparams)
+    if ln is None:
+        args.append('NULL')
+        return
+    locals_.append('%s *c_%s = calloc((size_t)(%s > 0 ? %s : 1), sizeof *c_%s);' % (ct, n, ln, ln, n))
+    if p.dir != 'out':
+        locals_.append('for (MPI_Fint i_ = 0; c_%s && i_ < %s; i_++)\n        c_%s[i_] = %s(%s[i_]);'
+                       % (n, ln, n, _f2c(ct), n))
+    args.append('c_%s' % n)
+    back = 'for (MPI_Fint i_ = 0; c_%s && i_ < %s; i_++)\n        %s[i_] = %s(c_%s[i_]);' % (n, ln, n, _f2c(ct, 'c2f'), n)
+    (post if p.dir == 'out' else cleanup).append(back)  # requests of MPI_Waitall: even on error
+    cleanup.append('free(c_%s);' % n)
 
 
 def _keyval_param(proc):
@@ -235,21 +288,30 @@ def _cptr(p):
     return '%s *' % t
 
 
-def emit(spec):
+def _entries(spec, abi):
     funcs = []
     callbacks = {c.name: c for c in spec.callbacks}
     for proc in spec.procedures:
         if not fortran_supported(proc):
             continue
-        decl, hidden, locals_, pre, args, post, cleanup = conversion(proc, callbacks)
+        decl, hidden, locals_, pre, args, post, cleanup, unsupported = conversion(proc, callbacks, abi)
         ret = cdecl.c_return(proc)
         funcs.append({'name': proc.name, 'lower': proc.name.lower(), 'upper': proc.name.upper(),
                       'params': ', '.join(decl + ([] if ret != 'int' else ['MPI_Fint *ierr']) + hidden) or 'void',
                       'locals': locals_, 'pre': pre, 'args': ', '.join(args), 'post': post, 'cleanup': cleanup,
-                      'ret': ret})
-    params, commons, externals = mpif_lines(spec)
-    return {
-        'include/mpif.h': render('mpif.h.j2', 'fixed', params=params, commons=commons, externals=externals),
-        'fortran/mpi_module.f90': render('mpi_module.f90.j2', 'f'),
-        'fortran/entry.c': render('fortran_entry.c.j2', funcs=funcs),
-    }
+                      'ret': ret, 'unsupported': unsupported,
+                      'pnames': [d.replace('*', ' ').split()[-1] for d in decl + hidden]})
+    return funcs
+
+
+def emit(spec):
+    """The Fortran face over the MPICH ABI (fortran/) and over the standard ABI (fortran_abi/,
+    libmpifort_abi), with their mpif.h and `mpi` module."""
+    files = {}
+    for abi, d, inc in ((False, 'fortran', 'include'), (True, 'fortran_abi', 'include/abi')):
+        params, commons, externals = mpif_lines(spec, abi)
+        files['%s/mpif.h' % inc] = render('mpif.h.j2', 'fixed', params=params, commons=commons, externals=externals,
+                                          abi=abi)
+        files['%s/mpi_module.f90' % d] = render('mpi_module.f90.j2', 'f')
+        files['%s/entry.c' % d] = render('fortran_entry.c.j2', funcs=_entries(spec, abi), abi=abi)
+    return files

@@ -2,7 +2,7 @@
 # Switchyard test runner: runs the tests listed in tests/testlist, each in its
 # own process group with a timeout; each result line reads "PASS [i/N] name [face] np=K (T s)",
 # and the last one "N passed, M failed[, K skipped]". Standard-ABI tests run once per backend
-# (--backends; "[abi/mpich]": the same binary on MPICH through SWITCHYARD_ABI_BACKEND,
+# (faces abi and fabi, --backends; "[abi/mpich]": the same binary on MPICH through SWITCHYARD_ABI_BACKEND,
 # "[abi/openmpi]": on Open MPI, under mpirun.openmpi).
 import argparse
 import concurrent.futures
@@ -14,7 +14,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FACES = ("c", "fortran", "abi", "sh")
+FACES = ("c", "fortran", "abi", "fabi", "sh")
+ABI_FACES = ("abi", "fabi")  # standard-ABI binaries: they also run on the backends
 SKIP_EXIT = 77  # a test that cannot run here exits 77, its reason on the last stderr line
 # Standard-ABI backends other than Switchyard's runtime: the library each needs
 BACKEND_LIBS = {"mpich": "/usr/lib/x86_64-linux-gnu/libmpich.so.12",
@@ -74,8 +75,8 @@ def parse_testlist(path):
                     elif key == "expect_stderr":
                         expect_stderr.append(value.replace("%20", " "))
                     elif key.startswith("skip_"):  # skip_mpich=WHY: not run on that backend
-                        if face != "abi" or key[5:] not in BACKEND_LIBS:
-                            bad(f"'{key}' needs the abi face and a backend ({', '.join(BACKEND_LIBS)})")
+                        if face not in ABI_FACES or key[5:] not in BACKEND_LIBS:
+                            bad(f"'{key}' needs a standard-ABI face and a backend ({', '.join(BACKEND_LIBS)})")
                         skip_on[key[5:]] = value.replace("%20", " ")
                     else:
                         env[key] = value
@@ -212,7 +213,7 @@ def main():
     tests = [t for t in parse_testlist(os.path.join(ROOT, "tests", "testlist"))
              if (not args.filters or any(f in t.name for f in args.filters))
              and (not args.face or t.face in args.face)]
-    tests += [t.on(b) for b in backends for t in tests if t.face == "abi"]
+    tests += [t.on(b) for b in backends for t in tests if t.face in ABI_FACES]
     if args.list:
         for t in tests:
             print(f"{t.name} {t.nprocs} {t.face}" + (f" {t.backend}" if t.backend != "switchyard" else ""))

@@ -1,5 +1,6 @@
-# tests.mk: builds the test programs into $(BUILD)/tests/{c,abi,fortran}/ with
-# the wrapper compilers; included by the top Makefile, which defines BUILD.
+# tests.mk: builds the test programs into $(BUILD)/tests/{c,abi,fortran,fabi}/ with
+# the wrapper compilers (fabi: the Fortran tests over the standard ABI, mpifort_abi);
+# included by the top Makefile, which defines BUILD.
 #
 # Against another MPI, e.g. Debian's MPICH:
 #   make -f tests/tests.mk BUILD=/tmp/mpichtests TESTS_FACES="c fortran" \
@@ -10,7 +11,8 @@ BUILD           ?= build
 TESTS_MPICC     ?= $(BUILD)/bin/mpicc
 TESTS_MPICC_ABI ?= $(BUILD)/bin/mpicc_abi
 TESTS_MPIFORT   ?= $(BUILD)/bin/mpifort
-TESTS_FACES     ?= c abi fortran
+TESTS_MPIFORT_ABI ?= $(BUILD)/bin/mpifort_abi
+TESTS_FACES     ?= c abi fortran fabi
 TESTS_CFLAGS    := -Wall -Wextra -Werror -g -Itests/c
 TESTS_FFLAGS    := -g -Wall
 
@@ -22,10 +24,14 @@ TESTS_C_BIN   := $(patsubst tests/c/%.c,$(BUILD)/tests/c/%,$(TESTS_C_SRC))
 TESTS_CABI_BIN:= $(patsubst tests/c/%.c,$(BUILD)/tests/abi/%,$(TESTS_C_SRC))
 TESTS_ABI_BIN := $(patsubst tests/abi/%.c,$(BUILD)/tests/abi/%,$(TESTS_ABI_SRC))
 TESTS_F_BIN   := $(addprefix $(BUILD)/tests/fortran/,$(basename $(notdir $(TESTS_F_SRC))))
+# (the mixed-language tests, NAME + NAME_c.c, call the MPICH face's C extras: not over the ABI)
+TESTS_FABI_BIN:= $(addprefix $(BUILD)/tests/fabi/,$(filter-out $(patsubst tests/fortran/%_c.c,%,$(wildcard \
+                 tests/fortran/*_c.c)),$(basename $(notdir $(TESTS_F_SRC)))))
 
 TESTS_BIN := $(if $(filter c,$(TESTS_FACES)),$(TESTS_C_BIN)) \
              $(if $(filter abi,$(TESTS_FACES)),$(TESTS_CABI_BIN) $(TESTS_ABI_BIN)) \
-             $(if $(filter fortran,$(TESTS_FACES)),$(TESTS_F_BIN))
+             $(if $(filter fortran,$(TESTS_FACES)),$(TESTS_F_BIN)) \
+             $(if $(filter fabi,$(TESTS_FACES)),$(TESTS_FABI_BIN))
 
 # A wrapper that lives in $(BUILD) is a prerequisite (built first); so are the
 # headers it uses, once they exist, so that tests follow header changes.
@@ -66,6 +72,14 @@ $(filter $(TESTS_F_MIXED),$(TESTS_F_BIN)): $(BUILD)/tests/fortran/%: tests/fortr
 $(BUILD)/tests/fortran/%: tests/fortran/%.f $(call tests_dep,$(TESTS_MPIFORT),mpif.h)
 	@mkdir -p $(@D)
 	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -o $@ $<
+
+# The same Fortran sources, over the standard ABI: one binary for every backend.
+$(BUILD)/tests/fabi/%: tests/fortran/%.f90 $(call tests_dep,$(TESTS_MPIFORT_ABI),abi/mpi.mod)
+	@mkdir -p $(@D)/mod/$*
+	$(TESTS_MPIFORT_ABI) $(TESTS_FFLAGS) -J $(@D)/mod/$* -o $@ $<
+$(BUILD)/tests/fabi/%: tests/fortran/%.f $(call tests_dep,$(TESTS_MPIFORT_ABI),abi/mpif.h)
+	@mkdir -p $(@D)
+	$(TESTS_MPIFORT_ABI) $(TESTS_FFLAGS) -o $@ $<
 
 # Including this file does not change the top Makefile's default goal.
 .DEFAULT_GOAL := $(TESTS_SAVED_GOAL)

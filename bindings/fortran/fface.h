@@ -1,12 +1,20 @@
-/* fface.h — internal header of the Fortran face (MPICH ABI): Fortran arguments to C ones.
- * Fortran handles are the C face's integers; statuses share MPICH's 5-integer layout. */
+/* fface.h — internal header of the Fortran faces: Fortran arguments to C ones. Over the
+ * MPICH ABI (libmpifort) Fortran handles are the C face's integers and statuses share MPICH's
+ * 5-integer layout; over the standard ABI (FF_ABI, libmpifort_abi, a client of libmpi_abi
+ * only) handles go through MPI_X_f2c / MPI_X_c2f and statuses are the ABI's 8 integers. */
 #ifndef FFACE_H
 #define FFACE_H
 
 #include <stdlib.h>
 
+#ifdef FF_ABI
+#include <mpi.h>
+#include <mpi_legacy.h>
+#define FACE_API __attribute__((visibility("default")))
+#else
 #include "face_support.h"
 #include "mpi.h"
+#endif
 
 /* The common blocks of mpif.h (MPICH's names and layout). */
 extern struct ff_priv1 { MPI_Fint bottom, in_place, status_ignore[5]; } mpipriv1_;
@@ -52,6 +60,11 @@ MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
  * MPI_WIN_BASE: the address itself) and plain values in Fortran. */
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
 
+/* Over the standard ABI: raises MPI_ERR_UNSUPPORTED_OPERATION on MPI_COMM_WORLD with a
+ * message naming the procedure (upper case) and why; returns the error code. */
+MPI_Fint ff_unsupported(const char *name, const char *why);
+
+#ifndef FF_ABI
 /* The C face's extra (bindings/c/handles.c): marks the callbacks of the keyval just made by a
  * Fortran *_CREATE_KEYVAL / MPI_KEYVAL_CREATE as Fortran ones (RT_CB_FORTRAN, RT_CB_FINT). */
 int MPIR_Keyval_set_fortran_cb(int keyval, unsigned flags);
@@ -59,6 +72,7 @@ int MPIR_Keyval_set_fortran_cb(int keyval, unsigned flags);
 /* The C face's extra (bindings/c/handles.c): the thread's next attribute set/get through it
  * is of an integer of that RT_ATTR_* kind (see rt.h); RT_ATTR_PTR resets it. */
 void MPIR_Attr_next_kind(int kind);
+#endif
 
 #define FF_ALIAS(target, name) extern __typeof__(target) name __attribute__((weak, alias(#target), visibility("default")));
 /* mpi_x_ mpi_x__ mpi_x MPI_X and the same with PMPI, all aliases of pmpi_x_. */

@@ -1,5 +1,6 @@
 /* fsupport.c — the Fortran face's hand-written parts: mpif.h's common blocks, string and
  * LOGICAL conversion, and the predefined callbacks Fortran names as EXTERNAL. */
+#include <stdio.h>
 #include <string.h>
 
 #include "fface.h"
@@ -78,6 +79,42 @@ MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n)
     return c;
 }
 
+#ifdef FF_ABI
+MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
+{
+    if (keyval == MPI_WIN_BASE) /* C gets the address itself */
+        return (MPI_Aint)c_value;
+    if (keyval == MPI_WIN_SIZE) /* C gets a pointer to MPI_Aint */
+        return c_value ? *(MPI_Aint *)c_value : 0;
+    switch (keyval) { /* the other predefined attributes: C gets a pointer to int */
+    case MPI_TAG_UB: case MPI_HOST: case MPI_IO: case MPI_WTIME_IS_GLOBAL: case MPI_APPNUM:
+    case MPI_LASTUSEDCODE: case MPI_UNIVERSE_SIZE: case MPI_WIN_DISP_UNIT: case MPI_WIN_CREATE_FLAVOR:
+    case MPI_WIN_MODEL:
+        return c_value ? *(int *)c_value : 0;
+    }
+    return (MPI_Aint)c_value;
+}
+
+MPI_Fint ff_unsupported(const char *name, const char *why)
+{
+    static struct { const char *name; int code; } made[64];
+    static int nmade;
+    int code = MPI_ERR_UNSUPPORTED_OPERATION;
+    for (int i = 0; i < nmade; i++)
+        if (made[i].name == name)
+            code = made[i].code;
+    if (code == MPI_ERR_UNSUPPORTED_OPERATION && nmade < 64 &&
+        PMPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &code) == MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        snprintf(text, sizeof text, "%s: %s", name, why);
+        PMPI_Add_error_string(code, text);
+        made[nmade].name = name;
+        made[nmade++].code = code;
+    }
+    PMPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+    return code;
+}
+#else
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
 {
     /* mpif.h's predefined keyvals are the C ones + 1 (MPICH's numbering); C accepts both */
@@ -89,6 +126,7 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
         return c_value ? *(int *)c_value : 0;
     return (MPI_Aint)c_value;
 }
+#endif
 
 /* ------------------------------------------------------------ predefined callbacks */
 /* Fortran calls these by reference with INTEGER (MPI-1 names) or address-sized values

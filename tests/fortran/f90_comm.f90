@@ -3,7 +3,7 @@
 program f90_comm
     use mpi
     implicit none
-    integer :: ierr, me, np, res, n, r, i, cls, other
+    integer :: ierr, me, np, res, n, r, i, cls, other, sreq
     integer :: wgroup, g, g2, g3, dup, split, cart, graph, local, inter, merged, newcomm
     integer :: dims(2), coords(2), src, dst, topo, nnodes, nedges
     integer, allocatable :: ranks(:), out(:), idx(:), edges(:)
@@ -74,11 +74,12 @@ program f90_comm
     call check(res == MPI_CONGRUENT, 'MPI_COMM_COMPARE congruent')
     call MPI_COMM_COMPARE(dup, dup, res, ierr)
     call check(res == MPI_IDENT, 'MPI_COMM_COMPARE ident')
-    call MPI_SEND(me, 1, MPI_INTEGER, mod(me + 1, np), 1, dup, ierr)
+    call MPI_ISEND(me, 1, MPI_INTEGER, mod(me + 1, np), 1, dup, sreq, ierr)
     call MPI_IPROBE(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, flag, MPI_STATUS_IGNORE, ierr)
     call check(.not. flag, 'a message on the dup seen on the parent')
     call MPI_RECV(other, 1, MPI_INTEGER, MPI_ANY_SOURCE, 1, dup, MPI_STATUS_IGNORE, ierr)
     call check(other == mod(me + np - 1, np), 'message on the dup')
+    call MPI_WAIT(sreq, MPI_STATUS_IGNORE, ierr)
 
     ! split: color = rank mod 2, key = -rank; the last process opts out
     if (np > 1 .and. me == np - 1) then

@@ -1,4 +1,4 @@
-# wrappers.sh — mpicc, mpicxx (mpic++), mpicc_abi and mpifort (+ mpif77, mpif90) show and run
+# wrappers.sh — mpicc, mpicxx (mpic++), mpicc_abi, mpifort (+ mpif77, mpif90) and mpifort_abi show and run
 # the right commands: include and library paths of their face, no link flags when only
 # compiling; MPICH's and Open MPI's query flags and compiler variables work too.
 . tests/sh/lib.sh
@@ -9,6 +9,7 @@ s=$("$B/bin/mpicc_abi" -show x.c); case $s in *"-I$B/include/abi "*"-lmpi_abi"*)
 for f in mpifort mpif77 mpif90; do
     s=$("$B/bin/$f" -show x.f90); case $s in *"-lmpifort"*) ;; *) fail "$f -show: $s" ;; esac
 done
+s=$("$B/bin/mpifort_abi" -show x.f90); case $s in *"-I$B/include/abi "*"-lmpifort_abi -lmpi_abi"*) ;; *) fail "mpifort_abi -show: $s" ;; esac
 "$B/bin/mpicc" -o "$TMP/hello" examples/hello.c || fail "mpicc cannot build examples/hello.c"
 "$TMP/hello" | grep -q "rank 0 of 1" || fail "hello built by mpicc does not run"
 "$B/bin/mpicc_abi" -o "$TMP/hello_abi" examples/hello.c || fail "mpicc_abi cannot build examples/hello.c"
