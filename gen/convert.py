@@ -11,6 +11,8 @@ HANDLE_ERR = {'comm': 'RT_ERR_COMM', 'group': 'RT_ERR_GROUP', 'datatype': 'RT_ER
               'file': 'RT_ERR_FILE', 'session': 'RT_ERR_SESSION', 'message': 'RT_ERR_REQUEST',
               'keyval': 'RT_ERR_KEYVAL'}
 NULL_OK_IN = {'request', 'message', 'info'}
+# Runtime error class for a string longer than its max_length constant allows.
+MAX_LENGTH_ERR = {'MPI_MAX_INFO_KEY': 'RT_ERR_INFO_KEY', 'MPI_MAX_INFO_VAL': 'RT_ERR_INFO_VALUE'}
 
 
 @dataclasses.dataclass
@@ -66,17 +68,36 @@ def body(proc, large, face):
                    % (p.name, errobj, p.name))
 
     role_at, role_used = len(pre), False  # a rooted collective's role: once comm is decoded
+
+    def guards(p):
+        g = []
+        if p.significant and 'root' in names:
+            g.append('(role_ & %s)' % ('FS_ROLE_ROOT' if p.significant == 'root' else 'FS_ROLE_MEMBER'))
+        if p.unused_if_in_place:
+            g.append('a_%s != RT_IN_PLACE' % p.unused_if_in_place)
+        return g
+
     for p in proc.c_params(True):
         first = len(pre)
         _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, args, post, post_always, cleanup)
-        guard = []
-        if p.significant and 'root' in names:
-            guard.append('(role_ & %s)' % ('FS_ROLE_ROOT' if p.significant == 'root' else 'FS_ROLE_MEMBER'))
-        if p.unused_if_in_place:
-            guard.append('a_%s != RT_IN_PLACE' % p.unused_if_in_place)
+        guard = guards(p)
         if guard and len(pre) > first:  # an unused argument is not checked (the runtime gets NULL / 0)
             pre[first:] = ['if (%s) { %s }' % (' && '.join(guard), ' '.join(pre[first:]))]
             role_used = role_used or 'role_' in guard[0]
+    # a NULL buffer (MPI_BOTTOM) holding `count` elements of `datatype` (the spec's `elements`),
+    # once both are checked; only where the buffer, its count and datatype are used
+    for p in params:
+        if not p.elements or p.name not in names:
+            continue
+        c, d = names[p.elements['count']], names[p.elements['datatype']]
+        guard = []
+        for q in (p, c, d):
+            guard += [x for x in guards(q) if x not in guard and x != 'a_%s != RT_IN_PLACE' % p.name]
+        if 'root' in names and eo and eo.kind.handle == 'comm' and not p.significant:
+            guard.append('role_')  # MPI_PROC_NULL in the root's group of an inter-communicator
+        role_used = role_used or any('role_' in x for x in guard)
+        pre.append('if (__builtin_expect(!a_%s, 0)%s && (rc_ = rt_null_buffer_check(%s, FN, "%s", "%s", a_%s, a_%s))) goto out;'
+                   % (p.name, ''.join(' && ' + x for x in guard), errobj, p.name, c.name, c.name, d.name))
     if role_used:
         decls.append('int role_ = 0;')
         pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_root);')
@@ -161,6 +182,9 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
     elif cls == 'string':
         if not (p.dir == 'in' and p.optional):
             need_ptr(p)
+        if p.max_length:  # the face's own limit (the runtime's is the standard ABI's)
+            pre.append('rc_ = fs_check_strlen(%s, FN, "%s", %s, %s, "%s", %s); if (rc_) goto out;'
+                       % (errobj, n, n, p.max_length, p.max_length, MAX_LENGTH_ERR.get(p.max_length, 'RT_ERR_ARG')))
         args.append(n)
     elif cls in ('string_array', 'string_2darray', 'argv'):
         args.append(n)

@@ -60,6 +60,12 @@ class Param:
     # except, on an inter-communicator, those of the root's group); None: always used
     significant: Optional[str] = None
     unused_if_in_place: Optional[str] = None  # ignored when this buffer parameter is MPI_IN_PLACE
+    # a BUFFER holding exactly `count` elements of `datatype` (names of scalar parameters of
+    # the same procedure): {'count': ..., 'datatype': ...}; None when its size is not so given
+    elements: Optional[dict] = None
+    # an IN string of at most this constant - 1 characters (MPI_MAX_INFO_KEY: its value differs
+    # between the faces, so each face checks its own)
+    max_length: Optional[str] = None
     in_c: bool = True
     in_fortran: bool = True
 
@@ -184,11 +190,26 @@ def _params(raw, kinds, where):
             raise SpecError('%s: parameter %r: significant must be "root" or "members"' % (where, p.get('name')))
         if 'unused_if_in_place' in p and p['unused_if_in_place'] not in [q.get('name') for q in raw]:
             raise SpecError('%s: parameter %r: unused_if_in_place names no parameter' % (where, p.get('name')))
+        if 'elements' in p:
+            el, by = p['elements'], {q.get('name'): q for q in raw}
+            if kinds[kname].cls != 'buffer' or not isinstance(el, dict) or set(el) != {'count', 'datatype'}:
+                raise SpecError('%s: parameter %r: elements applies to BUFFER parameters and names a count and a datatype'
+                                % (where, p.get('name')))
+            c, d = by.get(el['count']), by.get(el['datatype'])
+            if not c or 'length' in c or c.get('dir') != 'in' or not kinds[c['kind']].cls == 'count':
+                raise SpecError('%s: parameter %r: elements count %r is no scalar IN count' % (where, p['name'], el['count']))
+            if not d or 'length' in d or d.get('dir') != 'in' or d['kind'] != 'DATATYPE':
+                raise SpecError('%s: parameter %r: elements datatype %r is no IN datatype' % (where, p['name'], el['datatype']))
+        if 'max_length' in p and (kinds[kname].cls != 'string' or p['dir'] != 'in'
+                                  or not str(p['max_length']).startswith('MPI_MAX_')):
+            raise SpecError('%s: parameter %r: max_length applies to IN strings and names an MPI_MAX_ constant'
+                            % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
                          const=p.get('const', False), pointer=p.get('pointer'), func_type=p.get('func_type'),
                          optional=p.get('optional', False), large_only=p.get('large_only', False),
                          null_handle=_version(p, 'null_handle', '%s: parameter %r' % (where, p.get('name'))),
                          significant=p.get('significant'), unused_if_in_place=p.get('unused_if_in_place'),
+                         elements=p.get('elements'), max_length=p.get('max_length'),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 

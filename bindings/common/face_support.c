@@ -1,6 +1,7 @@
 /* face_support.c — messages for bad handles, and rank and tag checks, shared by the
  * MPICH-ABI and standard-ABI C faces. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "face_support.h"
 
@@ -151,6 +152,15 @@ int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag
         return 0;
     return rt_raise(eo, RT_ERR_TAG, fn, "invalid tag '%s' = %d: must be in 0..%d%s", arg, shown, rt_tag_ub(),
                     any_ok ? " or MPI_ANY_TAG" : "");
+}
+
+int fs_check_strlen(rt_obj *eo, const char *fn, const char *arg, const char *s, int max, const char *maxname,
+                    int errcls)
+{
+    if (!s || max <= 0 || strnlen(s, (size_t)max) < (size_t)max)
+        return 0;
+    return rt_raise(eo, errcls, fn, "invalid argument '%s' = '%.32s...': %zu characters, more than %s - 1 = %d",
+                    arg, s, strlen(s), maxname, max - 1);
 }
 
 void fs_contents_ints_out(rt_type *t, int *ints, int n, int (*order_out)(int), int (*darg_out)(int))

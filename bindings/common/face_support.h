@@ -36,6 +36,12 @@ int fs_coll_role(rt_comm *comm, int root);
 /* Checks a tag argument; any_ok: MPI_ANY_TAG is allowed. */
 int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok);
 
+/* Checks an IN string argument s (may be NULL: not checked here) against the face's limit
+ * max (the value of the face's constant `maxname`): at most max - 1 characters, so that it
+ * fits with its NUL in a buffer of max characters. Returns 0 or errcls raised on eo. */
+int fs_check_strlen(rt_obj *eo, const char *fn, const char *arg, const char *s, int max, const char *maxname,
+                    int errcls);
+
 /* Integer handles of user objects, shared by both C faces and Fortran (MPICH's encoding:
  * bits 30-31 kind 3, 26-29 object class, 22-25 subkind, low 22 bits the table index). */
 int32_t fs_user_int_handle(const rt_obj *o);

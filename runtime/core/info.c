@@ -107,8 +107,8 @@ static int check_key(const char *fn, const char *key)
     if (n == 0)
         return rt_raise(NULL, RT_ERR_INFO_KEY, fn, "invalid key: the empty string");
     if (n > RT_MAX_INFO_KEY - 1)
-        return rt_raise(NULL, RT_ERR_INFO_KEY, fn, "key '%.32s...' is longer than "
-                        "MPI_MAX_INFO_KEY = %d characters", key, RT_MAX_INFO_KEY - 1);
+        return rt_raise(NULL, RT_ERR_INFO_KEY, fn, "invalid argument 'key' = '%.32s...': %zu characters, more "
+                        "than MPI_MAX_INFO_KEY - 1 = %d", key, strlen(key), RT_MAX_INFO_KEY - 1);
     return RT_SUCCESS;
 }
 

@@ -12,14 +12,7 @@ static rt_request *make(int kind, int mode, const void *buf, rt_count count, rt_
     *err = rt__type_check(type, (rt_obj *)comm, fn); /* the face checked the handles */
     if (*err)
         return NULL;
-    /* a NULL buffer is MPI_BOTTOM: its data must then lie at absolute addresses, never in
-     * the first page */
-    if (!buf && count > 0 && type->size > 0 && type->true_lb < 4096) {
-        *err = rt_raise((rt_obj *)comm, RT_ERR_BUFFER, fn,
-                        "invalid buffer 'buf' = NULL for %lld elements of %s (with MPI_BOTTOM the datatype "
-                        "must give absolute addresses)", (long long)count, type->name[0] ? type->name : "a datatype");
-        return NULL;
-    }
+    /* a NULL buffer (MPI_BOTTOM) was checked by the faces (rt_null_buffer_check) */
     rt_request *r = rt__request_new(kind, comm, type);
     if (!r) {
         *err = rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a request");

@@ -223,6 +223,17 @@ int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn)
     return RT_SUCCESS;
 }
 
+int rt_null_buffer_check(rt_obj *eo, const char *fn, const char *arg, const char *count_arg, rt_count count,
+                         const rt_type *type)
+{
+    if (count <= 0 || !type || type->size == 0 || type->true_lb >= 4096)
+        return RT_SUCCESS;
+    return rt_raise(eo, RT_ERR_BUFFER, fn, "invalid argument '%s' = NULL with %s = %lld of a datatype of size %lld%s%s%s "
+                    "(a NULL buffer is MPI_BOTTOM: only a datatype whose data lie at absolute addresses may use it)",
+                    arg, count_arg, (long long)count, (long long)type->size, type->name[0] ? " (" : "",
+                    type->name, type->name[0] ? ")" : "");
+}
+
 /* ------------------------------------------------------------ entry points */
 
 /* MPI_Type_size (and _c): bytes of data in one element. */

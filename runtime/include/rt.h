@@ -208,6 +208,15 @@ static inline void rt_leave(int locked)
         rt__big_unlock();
 }
 
+/* A NULL buffer argument `arg` (MPI_BOTTOM) holding `count` elements (argument `count_arg`) of
+ * type (NULL: unused here): RT_SUCCESS when count is 0, the type holds no data, or the type's
+ * data start at an absolute address (true lower bound >= 4096); otherwise the first byte
+ * would be read or written in page zero, which is never mapped: RT_ERR_BUFFER raised on eo,
+ * naming fn, the argument, the count and the type's size. The faces call it only for a NULL
+ * buffer of a BUFFER parameter the spec gives `elements`. */
+int rt_null_buffer_check(rt_obj *eo, const char *fn, const char *arg, const char *count_arg, rt_count count,
+                         const rt_type *type);
+
 /* A collective procedure on comm (may be NULL) refused its arguments with error code err
  * before calling the runtime: under SWITCHYARD_COLL_CHECK=1 the other processes learn it
  * (coll_check.c). Returns err. */
