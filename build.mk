@@ -100,7 +100,7 @@ $(LIB)/libmpi_abi.so: $(LIB)/libmpi_abi.so.1
 # The Fortran face over the standard ABI: a client of libmpi_abi.so.1 only, so that it runs on
 # every backend the shim forwards to.
 $(LIB)/libmpifort_abi.so.1: $(FABI_OBJ) $(LIB)/libmpi_abi.so
-	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort_abi.so.1 -Wl,-rpath,'$$ORIGIN' -o $@ $(FABI_OBJ) -L$(LIB) -lmpi_abi
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort_abi.so.1 -Wl,-rpath,'$$ORIGIN' -o $@ $(FABI_OBJ) -L$(LIB) -lmpi_abi -lffi
 $(LIB)/libmpifort_abi.so: $(LIB)/libmpifort_abi.so.1
 	ln -sf libmpifort_abi.so.1 $@
 

@@ -60,6 +60,12 @@ MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
  * MPI_WIN_BASE: the address itself) and plain values in Fortran. */
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
 
+/* Over the standard ABI: the C function to give the library for Fortran procedure fn passed
+ * where the C binding takes a `type` (its name in the spec, e.g. "MPI_User_function"); NULL
+ * when that callback type cannot be converted (fcallbacks.c). */
+typedef void (*ff_proc)(void);
+ff_proc ff_callback(const char *type, ff_proc fn);
+
 /* Over the standard ABI: raises MPI_ERR_UNSUPPORTED_OPERATION on MPI_COMM_WORLD with a
  * message naming the procedure (upper case) and why; returns the error code. */
 MPI_Fint ff_unsupported(const char *name, const char *why);

@@ -1,0 +1,181 @@
+/* fcallbacks.c — over the standard ABI (FF_ABI): Fortran procedures given as callbacks. The
+ * library calls a C function with C handles; a libffi closure per (callback type, Fortran
+ * procedure) converts the arguments to Fortran ones (handles through MPI_X_c2f, everything by
+ * reference, IERROR last where C returns int) and calls the procedure. */
+#ifdef FF_ABI
+#include <ffi.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "fface.h"
+
+typedef void (*ff_proc)(void);
+#define ARG(T, i) (*(T *)args[i])
+
+/* MPI_User_function: F(INVEC, INOUTVEC, LEN, DATATYPE) */
+static void user_fn(ffi_cif *cif, void *ret, void **args, void *f)
+{
+    (void)cif, (void)ret;
+    MPI_Fint type = PMPI_Type_c2f(*ARG(MPI_Datatype *, 3));
+    ((void (*)(void *, void *, int *, MPI_Fint *))f)(ARG(void *, 0), ARG(void *, 1), ARG(int *, 2), &type);
+}
+
+/* The error handler functions: F(OBJ, ERROR_CODE) */
+#define ERRHANDLER_FN(name, T, c2f)                                                                     \
+    static void name(ffi_cif *cif, void *ret, void **args, void *f)                                     \
+    {                                                                                                   \
+        (void)cif, (void)ret;                                                                           \
+        MPI_Fint obj = c2f(*ARG(T *, 0));                                                               \
+        ((void (*)(MPI_Fint *, int *))f)(&obj, ARG(int *, 1));                                          \
+    }
+ERRHANDLER_FN(comm_errh, MPI_Comm, PMPI_Comm_c2f)
+ERRHANDLER_FN(win_errh, MPI_Win, PMPI_Win_c2f)
+ERRHANDLER_FN(file_errh, MPI_File, PMPI_File_c2f)
+ERRHANDLER_FN(session_errh, MPI_Session, PMPI_Session_c2f)
+
+/* Attribute copy functions: F(OLD, KEYVAL, EXTRA_STATE, VALUE_IN, VALUE_OUT, FLAG, IERROR),
+ * the values address-sized (V = MPI_Aint) or, for the MPI-1 MPI_Copy_function, INTEGER. */
+#define COPY_FN(name, T, c2f, V)                                                                        \
+    static void name(ffi_cif *cif, void *ret, void **args, void *f)                                     \
+    {                                                                                                   \
+        (void)cif;                                                                                      \
+        MPI_Fint old = c2f(ARG(T, 0)), keyval = ARG(int, 1), flag = 0, ierr = MPI_SUCCESS;             \
+        V extra = (V)(MPI_Aint)ARG(void *, 2), in = (V)(MPI_Aint)ARG(void *, 3), out = 0;              \
+        ((void (*)(MPI_Fint *, MPI_Fint *, V *, V *, V *, MPI_Fint *, MPI_Fint *))f)(                   \
+            &old, &keyval, &extra, &in, &out, &flag, &ierr);                                            \
+        *(void **)ARG(void *, 4) = (void *)(MPI_Aint)out;                                               \
+        *ARG(int *, 5) = flag != 0;                                                                     \
+        *(ffi_arg *)ret = (ffi_arg)ierr;                                                                \
+    }
+COPY_FN(comm_copy, MPI_Comm, PMPI_Comm_c2f, MPI_Aint)
+COPY_FN(type_copy, MPI_Datatype, PMPI_Type_c2f, MPI_Aint)
+COPY_FN(win_copy, MPI_Win, PMPI_Win_c2f, MPI_Aint)
+COPY_FN(legacy_copy, MPI_Comm, PMPI_Comm_c2f, MPI_Fint)
+
+/* Attribute delete functions: F(OBJ, KEYVAL, VALUE, EXTRA_STATE, IERROR) */
+#define DELETE_FN(name, T, c2f, V)                                                                      \
+    static void name(ffi_cif *cif, void *ret, void **args, void *f)                                     \
+    {                                                                                                   \
+        (void)cif;                                                                                      \
+        MPI_Fint obj = c2f(ARG(T, 0)), keyval = ARG(int, 1), ierr = MPI_SUCCESS;                       \
+        V value = (V)(MPI_Aint)ARG(void *, 2), extra = (V)(MPI_Aint)ARG(void *, 3);                     \
+        ((void (*)(MPI_Fint *, MPI_Fint *, V *, V *, MPI_Fint *))f)(&obj, &keyval, &value, &extra, &ierr); \
+        *(ffi_arg *)ret = (ffi_arg)ierr;                                                                \
+    }
+DELETE_FN(comm_delete, MPI_Comm, PMPI_Comm_c2f, MPI_Aint)
+DELETE_FN(type_delete, MPI_Datatype, PMPI_Type_c2f, MPI_Aint)
+DELETE_FN(win_delete, MPI_Win, PMPI_Win_c2f, MPI_Aint)
+DELETE_FN(legacy_delete, MPI_Comm, PMPI_Comm_c2f, MPI_Fint)
+
+/* Generalized requests: QUERY(EXTRA_STATE, STATUS, IERROR), FREE(EXTRA_STATE, IERROR),
+ * CANCEL(EXTRA_STATE, COMPLETE, IERROR); a Fortran status is the ABI's MPI_Status. */
+static void greq_query(ffi_cif *cif, void *ret, void **args, void *f)
+{
+    (void)cif;
+    MPI_Aint extra = (MPI_Aint)ARG(void *, 0);
+    MPI_Fint ierr = MPI_SUCCESS;
+    ((void (*)(MPI_Aint *, MPI_Status *, MPI_Fint *))f)(&extra, ARG(MPI_Status *, 1), &ierr);
+    *(ffi_arg *)ret = (ffi_arg)ierr;
+}
+
+static void greq_free(ffi_cif *cif, void *ret, void **args, void *f)
+{
+    (void)cif;
+    MPI_Aint extra = (MPI_Aint)ARG(void *, 0);
+    MPI_Fint ierr = MPI_SUCCESS;
+    ((void (*)(MPI_Aint *, MPI_Fint *))f)(&extra, &ierr);
+    *(ffi_arg *)ret = (ffi_arg)ierr;
+}
+
+static void greq_cancel(ffi_cif *cif, void *ret, void **args, void *f)
+{
+    (void)cif;
+    MPI_Aint extra = (MPI_Aint)ARG(void *, 0);
+    MPI_Fint complete = ARG(int, 1) != 0, ierr = MPI_SUCCESS;
+    ((void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))f)(&extra, &complete, &ierr);
+    *(ffi_arg *)ret = (ffi_arg)ierr;
+}
+
+/* The C signature of each callback type and its handler. */
+enum { P = 1, I = 2 }; /* argument types: pointer or handle (P), int (I) */
+static const struct kind {
+    const char *type;
+    void (*handler)(ffi_cif *, void *, void **, void *);
+    int ret_int, nargs;
+    unsigned char args[6];
+} kinds[] = {
+    {"MPI_User_function", user_fn, 0, 4, {P, P, P, P}},
+    {"MPI_Comm_errhandler_function", comm_errh, 0, 2, {P, P}},
+    {"MPI_Handler_function", comm_errh, 0, 2, {P, P}},
+    {"MPI_Win_errhandler_function", win_errh, 0, 2, {P, P}},
+    {"MPI_File_errhandler_function", file_errh, 0, 2, {P, P}},
+    {"MPI_Session_errhandler_function", session_errh, 0, 2, {P, P}},
+    {"MPI_Comm_copy_attr_function", comm_copy, 1, 6, {P, I, P, P, P, P}},
+    {"MPI_Type_copy_attr_function", type_copy, 1, 6, {P, I, P, P, P, P}},
+    {"MPI_Win_copy_attr_function", win_copy, 1, 6, {P, I, P, P, P, P}},
+    {"MPI_Copy_function", legacy_copy, 1, 6, {P, I, P, P, P, P}},
+    {"MPI_Comm_delete_attr_function", comm_delete, 1, 4, {P, I, P, P}},
+    {"MPI_Type_delete_attr_function", type_delete, 1, 4, {P, I, P, P}},
+    {"MPI_Win_delete_attr_function", win_delete, 1, 4, {P, I, P, P}},
+    {"MPI_Delete_function", legacy_delete, 1, 4, {P, I, P, P}},
+    {"MPI_Grequest_query_function", greq_query, 1, 2, {P, P}},
+    {"MPI_Grequest_free_function", greq_free, 1, 1, {P}},
+    {"MPI_Grequest_cancel_function", greq_cancel, 1, 2, {P, I}},
+};
+enum { NKINDS = sizeof kinds / sizeof kinds[0] };
+
+/* One closure per (kind, Fortran procedure), made on first use and never freed: the library
+ * may call it for as long as any object made with it lives. */
+struct closure {
+    struct closure *next;
+    int kind;
+    ff_proc fn, code;
+};
+static struct closure *closures;
+static ffi_cif cifs[NKINDS];
+static ffi_type *cif_args[NKINDS][6];
+static int cif_ready[NKINDS];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static ff_proc make(int k, ff_proc fn)
+{
+    if (!cif_ready[k]) {
+        for (int i = 0; i < kinds[k].nargs; i++)
+            cif_args[k][i] = kinds[k].args[i] == I ? &ffi_type_sint : &ffi_type_pointer;
+        if (ffi_prep_cif(&cifs[k], FFI_DEFAULT_ABI, (unsigned)kinds[k].nargs,
+                         kinds[k].ret_int ? &ffi_type_sint : &ffi_type_void, cif_args[k]) != FFI_OK)
+            return NULL;
+        cif_ready[k] = 1;
+    }
+    void *entry = NULL;
+    ffi_closure *cl = ffi_closure_alloc(sizeof(ffi_closure), &entry);
+    struct closure *c = malloc(sizeof *c);
+    if (!cl || !c || ffi_prep_closure_loc(cl, &cifs[k], kinds[k].handler, (void *)fn, entry) != FFI_OK) {
+        if (cl)
+            ffi_closure_free(cl);
+        free(c);
+        return NULL;
+    }
+    *c = (struct closure){closures, k, fn, (ff_proc)entry};
+    closures = c;
+    return c->code;
+}
+
+ff_proc ff_callback(const char *type, ff_proc fn)
+{
+    int k = 0;
+    while (k < NKINDS && strcmp(kinds[k].type, type) != 0)
+        k++;
+    if (k == NKINDS || !fn)
+        return NULL;
+    ff_proc code = NULL;
+    pthread_mutex_lock(&lock);
+    for (struct closure *c = closures; c && !code; c = c->next)
+        if (c->kind == k && c->fn == fn)
+            code = c->code;
+    if (!code)
+        code = make(k, fn);
+    pthread_mutex_unlock(&lock);
+    return code;
+}
+#endif
