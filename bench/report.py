@@ -41,7 +41,7 @@ def main(out, name, impls):
     runs = {i: load_runs(out, name, i) for i in impls}
     data = {i: {k: statistics.median(vs) for k, vs in runs[i].items()} for i in impls}
     nruns = {i: max([len(vs) for vs in runs[i].values()] or [0]) for i in impls}
-    keys = sorted(data[impls[0]], key=lambda k: (k[0], k[1]))
+    keys = sorted(set().union(*data.values()), key=lambda k: (k[0], k[1]))
     w = max([12] + [len(i) + 2 for i in impls])
     head = '%-16s %9s' % ('metric', 'size') + ''.join('%*s' % (w, i) for i in impls) + \
         ''.join('%14s' % (impls[0][:6] + '/' + i[:6]) for i in impls[1:]) + \
@@ -58,8 +58,12 @@ def main(out, name, impls):
         print(line)
     print('(median of %s runs; spread: (max - min) / median of the runs, a ratio within the '
           'spread is noise)' % '/'.join(str(nruns[i]) for i in impls))
-    print('(latency and ns: lower is better, ratio < 1 means %s is faster; bandwidth and '
-          'message rate: higher is better, ratio > 1 means %s is faster)' % (impls[0], impls[0]))
+    if name != 'footprint':
+        print('(latency and ns: lower is better, ratio < 1 means %s is faster; bandwidth and '
+              'message rate: higher is better, ratio > 1 means %s is faster)' % (impls[0], impls[0]))
+    else:
+        print('(footprint: size is the number of ranks; seconds and MiB: lower is better, ratio < 1 '
+              'means %s starts faster or uses less memory; "-": no run gave the figure)' % impls[0])
     plot(out, name, impls, data)
 
 
@@ -69,8 +73,11 @@ def plot(out, name, impls, data):
     except (OSError, subprocess.CalledProcessError):
         print('gnuplot not found: no plot written')
         return
-    metrics = sorted({m for (m, _) in data[impls[0]]
-                      if sum(1 for (m2, _) in data[impls[0]] if m2 == m) > 1})
+    every = set().union(*data.values())
+    metrics = sorted({m for (m, _) in every if sum(1 for (m2, _) in every if m2 == m) > 1})
+    have = {m: [i for i in impls if any(m2 == m and v > 0 for (m2, _), v in data[i].items())]
+            for m in metrics}
+    metrics = [m for m in metrics if have[m]]
     for metric in metrics:
         for i in impls:
             with open(os.path.join(out, '%s.%s.dat' % (i, metric)), 'w') as f:
@@ -82,10 +89,13 @@ def plot(out, name, impls, data):
               'set multiplot layout 1,%d' % len(metrics),
               'set logscale x 2', 'set logscale y', 'set xlabel "message size (bytes)"', 'set key left top',
               'set xtics ("1" 1, "32" 32, "1K" 1024, "32K" 32768, "1M" 1048576, "4M" 4194304)']
+    if name == 'footprint':
+        script += ['set xlabel "ranks"', 'set xrange [*:*] noextend', 'set offsets graph 0.05, graph 0.05', 'set xtics (%s)' % ', '.join(
+            '"%d" %d' % (n, n) for n in sorted({n for (_, n) in every}))]
     for metric in metrics:
         script.append('set title "%s"' % metric.replace('_', ' '))
         script.append('plot ' + ', '.join('"%s" with linespoints title "%s"' % (
-            os.path.join(out, '%s.%s.dat' % (i, metric)), i) for i in impls))
+            os.path.join(out, '%s.%s.dat' % (i, metric)), i) for i in have[metric]))
     subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True, check=True)
     print('plot: %s' % png)
 

@@ -7,7 +7,12 @@
 # Every figure is measured REPEAT times (default 5), the implementations alternating
 # (switchyard, mpich, openmpi, switchyard, ...) so that a machine's slow spell hits them all;
 # run r of implementation I goes to OUT/<bench>.<I>.<r>.txt and the report gives the median
-# and the spread of the runs. BENCHES="p2p attr ..." picks benchmarks (default: all).
+# and the spread of the runs. BENCHES="p2p attr ..." picks benchmarks (default: all but
+# footprint). BENCHES=footprint (bench/footprint.c, run by bench/footprint.py) measures start-up
+# time and shared-memory and resident footprint of a tiny program on FOOTPRINT_NP ranks
+# (default "8 64 256"); it is not in the default list because Open MPI needs over a minute for
+# 256 ranks on 2 cores (about 10 minutes at REPEAT=5, 2 at REPEAT=1). BENCH_LOCK=FILE makes it
+# hold flock(FILE) around each implementation's batch of runs.
 set -e
 B=${BUILD:-build}
 REPEAT=${REPEAT:-5}
@@ -28,6 +33,26 @@ for bench in ${BENCHES:-p2p types coll attr shim}; do
         done
         echo "== shim, $REPEAT runs (ratio shim_on_mpich/mpich - 1 is the shim's cost)"
         python3 bench/report.py "$out" shim shim_on_mpich mpich abi_on_switchyard
+        continue
+    fi
+    if [ $bench = footprint ]; then # start-up and memory: one job per rank count and run
+        "$B/bin/mpicc" -O2 -o "$out/footprint_switchyard" bench/footprint.c
+        mpicc.mpich -O2 -o "$out/footprint_mpich" bench/footprint.c
+        mpicc.openmpi -O2 -o "$out/footprint_openmpi" bench/footprint.c
+        nps=${FOOTPRINT_NP:-8 64 256}
+        rm -f "$out"/footprint.*.txt
+        r=1
+        while [ $r -le $REPEAT ]; do
+            python3 bench/footprint.py switchyard "$out/footprint_switchyard" "$nps" "$B/bin/mpiexec" \
+                > "$out/footprint.switchyard.$r.txt"
+            python3 bench/footprint.py mpich "$out/footprint_mpich" "$nps" mpiexec.hydra \
+                > "$out/footprint.mpich.$r.txt"
+            python3 bench/footprint.py openmpi "$out/footprint_openmpi" "$nps" mpirun.openmpi --oversubscribe \
+                > "$out/footprint.openmpi.$r.txt"
+            r=$((r + 1))
+        done
+        echo "== footprint, $REPEAT runs (ranks $nps)"
+        python3 bench/report.py "$out" footprint switchyard mpich openmpi
         continue
     fi
     "$B/bin/mpicc" -O2 -Wno-stringop-overflow -o "$out/${bench}_switchyard" bench/$bench.c
