@@ -169,9 +169,12 @@ def forward(ctx, proc, name, large):
 
 
 def _star_length(ctx, proc, p, names):
-    """The length of a '*'-long array of a (non-neighbourhood) collective: the peers' number."""
-    if p.length == '*' and 'comm' in names and 'eighbor' not in proc.name:
-        return 'afb_peers(%s((intptr_t)comm))' % ctx.conv('comm')[0]
+    """The length of a '*'-long array of a collective as long as the communicator's peers."""
+    comm = next((q for q in names.values() if q.kind.cls == 'handle' and q.kind.handle == 'comm'), None)
+    if p.extent in ('peers', 'local') and comm:
+        return 'afb_peers(%s((intptr_t)%s), %d)' % (ctx.conv('comm')[0], comm.name, p.extent == 'local')
+    if p.extent in ('sources', 'destinations') and comm:
+        return 'afb_degree(%s((intptr_t)%s), %d)' % (ctx.conv('comm')[0], comm.name, p.extent == 'destinations')
     return None
 
 
@@ -541,5 +544,6 @@ def _emit_backend(spec, B):
                   err_no_mem=ctx.val('MPI_ERR_NO_MEM'), dyn_classes=dyn_classes, comm_world=ctx.handle_expr('MPI_COMM_WORLD'),
                   errors_are_fatal=ctx.handle_expr('MPI_ERRORS_ARE_FATAL'),
                   errors_abort=ctx.handle_expr('MPI_ERRORS_ABORT') if ctx.val('MPI_ERRORS_ABORT') is not None else None,
-                  ctypes=face.HANDLE_CTYPE, mtype=ctx.mtype, status_type=status_type(B))
+                  ctypes=face.HANDLE_CTYPE, mtype=ctx.mtype, status_type=status_type(B),
+                  topo={n: ctx.val('MPI_' + n.upper()) for n in ('cart', 'graph', 'dist_graph')})
 

@@ -192,9 +192,13 @@ def conversion(proc, callbacks=None, abi=False):
                 args.append('&c_%s' % n)
                 post.append('*%s = c_%s ? 1 : 0;' % (n, n))
         elif c == 'handle' and abi and cdecl.c_base(p, False) != 'int':
-            _abi_handle(p, fparams, locals_, args, post, cleanup)
-            if p.is_array and _flen(p, fparams) is None:
-                unsupported = 'arrays of handles as long as the communicator are not supported over the standard ABI yet'
+            if not _abi_handle(p, fparams, locals_, args, post, cleanup):
+                unsupported = 'an array of handles of unknown length is not supported over the standard ABI'
+            elif p.is_array and p.dir == 'in' and any(q.kind.cls == 'handle' and q.kind.handle == 'request' and
+                                                      q.dir == 'out' and not q.is_array for q in fparams):
+                # the operation it starts may read the array after the call: a copy would be gone
+                unsupported = ('an operation started with an array of handles is not supported over the standard '
+                               'ABI yet')
         elif c == 'handle' and k.handle == 'file':
             if p.dir == 'in' and not p.is_array:
                 args.append('PMPI_File_f2c(*%s)' % n)
@@ -237,32 +241,40 @@ def conversion(proc, callbacks=None, abi=False):
 
 def _abi_handle(p, fparams, locals_, args, post, cleanup):
     """A handle argument over the standard ABI: converted with MPI_X_f2c on the way in and
-    MPI_X_c2f on the way out (arrays element by element, through a temporary array)."""
+    MPI_X_c2f on the way out (arrays element by element, through a temporary array). False
+    when it cannot be: an array whose length is unknown."""
     n, ct = p.name, cdecl.c_base(p, False)
     if not p.is_array:
         if p.dir == 'in' and p.pointer:  # MPI_Cancel(MPI_Request *)
             locals_.append('%s c_%s = %s(*%s);' % (ct, n, _f2c(ct), n))
             args.append('&c_%s' % n)
-            return
+            return True
         if p.dir == 'in':
             args.append('%s(*%s)' % (_f2c(ct), n))
-            return
+            return True
         locals_.append('%s c_%s = %s;' % (ct, n, '%s(*%s)' % (_f2c(ct), n) if p.dir == 'inout' else '(%s)0' % ct))
         args.append('&c_%s' % n)
         post.append('*%s = %s(c_%s);' % (n, _f2c(ct, 'c2f'), n))
-        return
+        return True
     ln = _flen(p, fparams)
+    comm = next((q for q in fparams if q.kind.cls == 'handle' and q.kind.handle == 'comm' and not q.is_array), None)
+    if ln is None and p.extent and comm:  # as long as the communicator's group or neighbours
+        ln = 'n_%s' % n
+        used = '' if not p.unused_if_in_place else 'ff_buf(%s) == MPI_IN_PLACE ? 0 : ' % p.unused_if_in_place
+        locals_.append('MPI_Fint %s = %sff_extent(PMPI_Comm_f2c(*%s), FF_EXTENT_%s);' % (ln, used, comm.name, p.extent.upper()))
     if ln is None:
         args.append('NULL')
-        return
+        return False
     locals_.append('%s *c_%s = calloc((size_t)(%s > 0 ? %s : 1), sizeof *c_%s);' % (ct, n, ln, ln, n))
     if p.dir != 'out':
         locals_.append('for (MPI_Fint i_ = 0; c_%s && i_ < %s; i_++)\n        c_%s[i_] = %s(%s[i_]);'
                        % (n, ln, n, _f2c(ct), n))
     args.append('c_%s' % n)
     back = 'for (MPI_Fint i_ = 0; c_%s && i_ < %s; i_++)\n        %s[i_] = %s(c_%s[i_]);' % (n, ln, n, _f2c(ct, 'c2f'), n)
-    (post if p.dir == 'out' else cleanup).append(back)  # requests of MPI_Waitall: even on error
+    if p.dir != 'in':
+        (post if p.dir == 'out' else cleanup).append(back)  # requests of MPI_Waitall: even on error
     cleanup.append('free(c_%s);' % n)
+    return True
 
 
 def _keyval_param(proc):

@@ -66,6 +66,10 @@ class Param:
     # an IN string of at most this constant - 1 characters (MPI_MAX_INFO_KEY: its value differs
     # between the faces, so each face checks its own)
     max_length: Optional[str] = None
+    # a '*'-long array of a collective: as long as the communicator's 'peers' (the remote group
+    # of an inter-communicator, else the group), its 'local' group, or the process's topology
+    # 'sources' (in-degree) or 'destinations' (out-degree)
+    extent: Optional[str] = None
     in_c: bool = True
     in_fortran: bool = True
 
@@ -200,6 +204,9 @@ def _params(raw, kinds, where):
                 raise SpecError('%s: parameter %r: elements count %r is no scalar IN count' % (where, p['name'], el['count']))
             if not d or 'length' in d or d.get('dir') != 'in' or d['kind'] != 'DATATYPE':
                 raise SpecError('%s: parameter %r: elements datatype %r is no IN datatype' % (where, p['name'], el['datatype']))
+        if 'extent' in p and (p.get('length') != '*' or p['extent'] not in ('peers', 'local', 'sources', 'destinations')):
+            raise SpecError('%s: parameter %r: extent applies to \'*\'-long arrays and is peers, local, sources or '
+                            'destinations' % (where, p.get('name')))
         if 'max_length' in p and (kinds[kname].cls != 'string' or p['dir'] != 'in'
                                   or not str(p['max_length']).startswith('MPI_MAX_')):
             raise SpecError('%s: parameter %r: max_length applies to IN strings and names an MPI_MAX_ constant'
@@ -209,7 +216,7 @@ def _params(raw, kinds, where):
                          optional=p.get('optional', False), large_only=p.get('large_only', False),
                          null_handle=_version(p, 'null_handle', '%s: parameter %r' % (where, p.get('name'))),
                          significant=p.get('significant'), unused_if_in_place=p.get('unused_if_in_place'),
-                         elements=p.get('elements'), max_length=p.get('max_length'),
+                         elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 

@@ -66,6 +66,12 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
 typedef void (*ff_proc)(void);
 ff_proc ff_callback(const char *type, ff_proc fn);
 
+/* Over the standard ABI: the length of a '*'-long array argument of a collective on comm, by
+ * the spec's extent: its peers (the remote group of an inter-communicator, else the group),
+ * its local group, or its topology's sources (in-degree) or destinations (out-degree). */
+enum { FF_EXTENT_PEERS, FF_EXTENT_LOCAL, FF_EXTENT_SOURCES, FF_EXTENT_DESTINATIONS };
+MPI_Fint ff_extent(MPI_Comm comm, int extent);
+
 /* Over the standard ABI: raises MPI_ERR_UNSUPPORTED_OPERATION on MPI_COMM_WORLD with a
  * message naming the procedure (upper case) and why; returns the error code. */
 MPI_Fint ff_unsupported(const char *name, const char *why);

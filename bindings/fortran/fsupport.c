@@ -95,6 +95,32 @@ MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
     return (MPI_Aint)c_value;
 }
 
+MPI_Fint ff_extent(MPI_Comm comm, int extent)
+{
+    int n = 0, inter = 0, topo = MPI_UNDEFINED, me = 0, in = 0, out = 0, weighted = 0;
+    if (extent == FF_EXTENT_PEERS || extent == FF_EXTENT_LOCAL) {
+        if (extent == FF_EXTENT_PEERS)
+            PMPI_Comm_test_inter(comm, &inter);
+        (inter ? PMPI_Comm_remote_size : PMPI_Comm_size)(comm, &n);
+        return n;
+    }
+    PMPI_Topo_test(comm, &topo);
+    if (topo == MPI_CART) { /* two neighbours per dimension, both ways */
+        PMPI_Cartdim_get(comm, &n);
+        return 2 * n;
+    }
+    if (topo == MPI_GRAPH) {
+        PMPI_Comm_rank(comm, &me);
+        PMPI_Graph_neighbors_count(comm, me, &n);
+        return n;
+    }
+    if (topo == MPI_DIST_GRAPH) {
+        PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+        return extent == FF_EXTENT_SOURCES ? in : out;
+    }
+    return 0; /* no topology: the call fails, reading no element */
+}
+
 MPI_Fint ff_unsupported(const char *name, const char *why)
 {
     static struct { const char *name; int code; } made[64];
