@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     rbuf = malloc((size_t)max * 2);
     memset(sbuf, 0, (size_t)max * 2);
     for (int which = BARRIER; which <= ALLTOALL; which++)
-        for (int bytes = 8; bytes <= max; bytes *= 8) {
+        for (int bytes = 8; bytes <= max; bytes = bytes < max && bytes * 8 > max ? max : bytes * 8) {
             if (which == BARRIER && bytes > 8)
                 break;
             /* alltoall: `bytes` is what each rank sends in all; at least one byte per peer */
