@@ -31,7 +31,7 @@ int afb_c2f(const char *T, void *h);
 void *afb_f2c(const char *T, int v);
 
 /* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
-int af_builtin_id(intptr_t v);        /* handles other than keyvals; -1 if none */
+/* af_builtin_id(v): handles other than keyvals; -1 if none (inline, conv.h) */
 int af_builtin_keyval_id(intptr_t v); /* predefined keyvals (attribute keys); -1 if none */
 extern const intptr_t af_builtin_value[RT_NBUILTINS];
 extern const intptr_t af_null_value[RT_CLASS_COUNT];

@@ -107,6 +107,24 @@ def attr_value_maps(spec):
     return [(ids[c.name], map_fname(c.attr_value_map)) for c in spec.constants if c.attr_value_map]
 
 
+def perfect_hash(values):
+    """(multiplier, shift, slots) such that slot ((uint32_t)v * multiplier) >> shift of a table
+    of len(slots) entries holds v's index in values, no two values sharing one: the face finds
+    a predefined handle with one multiplication and one comparison."""
+    n = max(len(values), 1)
+    for bits in range(max(n - 1, 1).bit_length() + 1, 17):
+        for mult in (0x9E3779B1, 0x85EBCA6B, 0xC2B2AE35, 0x27D4EB2F, 0x165667B1, 0xD3A2646C | 1, 0xFD7046C5, 0xB55A4F09):
+            slots = [None] * (1 << bits)
+            for i, v in enumerate(values):
+                s = ((v & 0xFFFFFFFF) * mult & 0xFFFFFFFF) >> (32 - bits)
+                if slots[s] is not None:
+                    break
+                slots[s] = i
+            else:
+                return mult, 32 - bits, slots
+    raise ValueError('no perfect hash for %d predefined handle values' % n)
+
+
 def null_values(spec, face):
     by_name = {c.name: c for c in spec.constants}
     return {h: face_value(by_name[n], face) for h, n in NULL_NAME.items()}
@@ -123,7 +141,11 @@ def emit_face(spec, face, outdir):
                           'rt_call': 'rt_%s(%s)' % (p.short, ', '.join(b.args)), 'before_init': p.before_init,
                           'args': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs']})
     decode, decode_keyval, encode = builtin_values(spec, face)
-    ctx = dict(F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
+    mult, shift, slots = perfect_hash([v for v, _ in decode])
+    cls_of = {e[0]: cdecl.RT_CLASS[e[1]] for e in emit_runtime.builtins(spec)}
+    ctx = dict(hash_mult=mult, hash_shift=shift,
+               hash_slots=[decode[i] + (cls_of[decode[i][1]],) if i is not None else None for i in slots],
+               F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
                rt_class=cdecl.RT_CLASS, handle_err=convert.HANDLE_ERR, maps=maps(spec, face),
                decode=decode, decode_keyval=decode_keyval, encode=encode, nulls=null_values(spec, face), header=face.header,
                pointer_classes=face.pointer_classes)

@@ -13,7 +13,7 @@
 extern const rt_face cf_face;
 
 /* Generated (build/gen/c/tables.c): predefined handle values <-> rt_builtin_id. */
-int cf_builtin_id(intptr_t v);        /* handles other than keyvals; -1 if none */
+/* cf_builtin_id(v): handles other than keyvals; -1 if none (inline, conv.h) */
 int cf_builtin_keyval_id(intptr_t v); /* predefined keyvals (attribute keys); -1 if none */
 extern const intptr_t cf_builtin_value[RT_NBUILTINS];
 extern const intptr_t cf_null_value[RT_CLASS_COUNT];

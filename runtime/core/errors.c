@@ -85,9 +85,12 @@ _Noreturn void rt__fatal_code(int code, const char *msg)
     end_job(1, why);
 }
 
-/* RT_SUCCESS while MPI is initialized and not finalized; otherwise a fatal error
- * "<MPI name of fn>: MPI_Init has not been called" / "...: called after MPI_Finalize". */
-int rt_require_init(const char *fn)
+int rt_ready;
+
+/* rt_require_init's slow half: RT_SUCCESS while MPI is initialized and not finalized;
+ * otherwise a fatal error "<MPI name of fn>: MPI_Init has not been called" / "...: called
+ * after MPI_Finalize". */
+int rt__require_init_failed(const char *fn)
 {
     char name[64], msg[160];
     int st = rt__g.life.state;

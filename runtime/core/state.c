@@ -48,6 +48,7 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
     rt__attr_init();
     rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
     rt__g.life.state = RT_STATE_INITIALIZED;
+    rt_ready = 1;
     rt__progress_thread_start();
     if (provided)
         *provided = rt__g.life.thread_provided;
@@ -108,6 +109,7 @@ int rt_Finalize(void)
     rt__comm_finalize();
     rt__type_attrs_finalize();
     rt__g.life.state = RT_STATE_FINALIZED;
+    rt_ready = 0;
     return RT_SUCCESS;
 }
 

@@ -176,8 +176,14 @@ int rt_state(void);
 int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Checks that MPI is initialized and not finalized; otherwise a fatal error naming fn. */
-int rt_require_init(const char *fn);
+/* Checks that MPI is initialized and not finalized; otherwise a fatal error naming fn. The
+ * test is inline (every entry point makes it); the error is rt__require_init_failed's. */
+extern int rt_ready; /* 1 while the state is initialized (end of MPI_Init to end of MPI_Finalize) */
+int rt__require_init_failed(const char *fn);
+static inline int rt_require_init(const char *fn)
+{
+    return __builtin_expect(rt_ready, 1) ? 0 : rt__require_init_failed(fn);
+}
 
 /* Asynchronous progress (progress_thread.c). While nonblocking work is outstanding (a started
  * nonblocking or persistent collective), a thread advances it whenever the program is not
