@@ -147,7 +147,7 @@ static void remove_user(struct rt__usererr *u)
 }
 
 /* The class of any runtime error code: predefined class, user class or code, or instance
- * (whose class is in its low byte). -1 if code is none of these. */
+ * (whose class is in its low byte; RT_ERRINST_X + n: the MPIX classes). -1 if code is none of these. */
 int rt_error_class_of(int code)
 {
     const struct rt__usererr *u;
@@ -156,6 +156,8 @@ int rt_error_class_of(int code)
         return -1;
     if (code & RT_ERRINST_BIT) {
         int cls = code & 0xFF;
+        if (cls > RT_ERRINST_X && cls <= RT_ERRINST_X + 1 + (RT_X_ERR_NOREQ - RT_X_ERR_PROC_FAILED))
+            cls = RT_X_ERR_PROC_FAILED + (cls - RT_ERRINST_X - 1);
         if (code >= 2 * RT_ERRINST_BIT || cls == RT_SUCCESS || !rt__class_string(cls))
             return -1;
         return cls;

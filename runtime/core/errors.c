@@ -105,11 +105,13 @@ int rt__require_init_failed(const char *fn)
     rt__fatal(msg);
 }
 
-/* Records msg under a new instance code of class cls (1..255) and returns the code. */
+/* Records msg under a new instance code of class cls (1..255, or an MPIX class
+ * RT_X_ERR_PROC_FAILED..RT_X_ERR_NOREQ) and returns the code. */
 static int new_instance(int cls, const char *msg)
 {
     uint32_t seq = rt__g.err.seq++ & 0xFFFFFu;  /* 20 bits: the code stays below 2^29 */
-    int code = RT_ERRINST_BIT | (int)(seq << 8) | cls;
+    int byte = cls < 256 ? cls : RT_ERRINST_X + 1 + (cls - RT_X_ERR_PROC_FAILED); /* MPIX classes */
+    int code = RT_ERRINST_BIT | (int)(seq << 8) | byte;
     struct rt__errmsg *e = &rt__g.err.ring[seq % RT__ERR_RING];
 
     e->code = code;
@@ -131,7 +133,7 @@ const char *rt__instance_msg(int code)
 }
 
 /* See rt.h. The code handed to the handler and returned: an instance code for the
- * predefined classes 1..255, `cls` itself otherwise (user classes/codes, MPI_T codes). */
+ * predefined classes 1..255 and the MPIX classes, `cls` itself otherwise (user classes/codes, MPI_T codes). */
 int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
 {
     char name[64], msg[RT_MAX_ERROR_STRING];
@@ -148,7 +150,7 @@ int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
 
     if (cls <= RT_SUCCESS)
         cls = RT_ERR_INTERN;  /* raising "success" is a runtime bug: keep it an error */
-    code = cls < 256 ? new_instance(cls, msg) : cls;
+    code = cls < 256 || (cls >= RT_X_ERR_PROC_FAILED && cls <= RT_X_ERR_NOREQ) ? new_instance(cls, msg) : cls;
 
     /* the object's own handler if it has one (sessions, files, windows and user
      * communicators can live outside the world model); an error with no such object goes

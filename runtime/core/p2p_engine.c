@@ -20,6 +20,7 @@ static struct {
     struct ctl { int dst; rt_msg_hdr h; struct ctl *next; } *ctl;  /* acks waiting for room */
     const rt_tp_ops **tp_of;                /* tp_of[world rank]: its transport (NULL: self) */
     int *node_of;
+    unsigned char *failed;                  /* failed[world rank]: reported by peer_failed */
     const rt_tp_ops *active[2];             /* transports in use */
     int nactive;
     rt_tp_env env;
@@ -101,6 +102,13 @@ static rt_count capacity(const rt_request *r)
     return r->count * r->type->size;
 }
 
+/* The class a request fails with when its peer failed: the transports say
+ * RT_ERR_PROC_ABORTED, the program gets MPIX_ERR_PROC_FAILED (docs/internals.md). */
+static int peer_error(int err)
+{
+    return err == RT_ERR_PROC_ABORTED ? RT_X_ERR_PROC_FAILED : err;
+}
+
 /* Acknowledges the match of a synchronous send to world rank dst. */
 static void send_ack(int dst, uint64_t sreq)
 {
@@ -149,7 +157,7 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
         if (rc == 0)
             rt__request_complete(r);
         else if (rc > 0)
-            r->status.error = rc, rt__request_complete(r);
+            r->status.error = peer_error(rc), rt__request_complete(r);
     } else { /* large into a non-contiguous layout: through a packed copy */
         r->tmp = malloc((size_t)n);
         if (!r->tmp)
@@ -158,7 +166,7 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
         if (rc == 0) {
             finish_recv(r, r->tmp, n);
         } else if (rc > 0) {
-            r->status.error = rc;
+            r->status.error = peer_error(rc);
             rt__request_complete(r);
         }
     }
@@ -240,7 +248,7 @@ static void tp_send_done(void *sreq, int err)
     rt_request *s = sreq;
     s->tp_pending = 0;
     if (err)
-        s->status.error = err;
+        s->status.error = peer_error(err);
     if (!s->need_ack || err)
         rt__request_complete(s);
 }
@@ -249,7 +257,7 @@ static void tp_recv_done(void *rreq, int err)
 {
     rt_request *r = rreq;
     if (err)
-        r->status.error = err;
+        r->status.error = peer_error(err);
     if (r->tmp && !err) {
         rt__type_unpack(r->type, r->tmp, r->status.count, r->buf);
     }
@@ -260,13 +268,17 @@ static void tp_recv_done(void *rreq, int err)
 
 static void tp_peer_failed(int rank)
 {
-    /* Receives posted for that peer and sends queued to it fail: the job is torn down by the
-     * launcher under the default error handler; under MPI_ERRORS_RETURN the calls return. */
+    /* Receives posted for that peer and sends queued to it fail, and so will those started
+     * later (rt__recv_start; the transports refuse sends): under the default error handler
+     * the job ends (mpiexec tears it down anyway unless -disable-auto-cleanup), under
+     * MPI_ERRORS_RETURN the calls return MPIX_ERR_PROC_FAILED. */
+    if (E.failed)
+        E.failed[rank] = 1;
     for (rt_request *r = E.posted, *n; r; r = n) {
         n = r->next;
         if (r->peer != RT_ANY_SOURCE && rt__comm_world_rank(r->comm, r->peer) == rank) {
             queue_remove(&E.posted, &E.posted_tail, r);
-            r->status.error = RT_ERR_PROC_ABORTED;
+            r->status.error = RT_X_ERR_PROC_FAILED;
             rt__request_complete(r);
         }
     }
@@ -274,7 +286,7 @@ static void tp_peer_failed(int rank)
         n = r->next;
         if (rt__comm_world_rank(r->comm, r->peer) == rank) {
             queue_remove(&E.pending, &E.pending_tail, r);
-            r->status.error = RT_ERR_PROC_ABORTED;
+            r->status.error = RT_X_ERR_PROC_FAILED;
             rt__request_complete(r);
         }
     }
@@ -311,7 +323,7 @@ static int try_send(rt_request *r)
     } else if (rc == RT_TP_PENDING) {
         r->tp_pending = 1;
     } else if (rc > 0) {
-        r->status.error = rc;
+        r->status.error = peer_error(rc);
         rt__request_complete(r);
     }
     return rc;
@@ -347,10 +359,14 @@ int rt__recv_start(rt_request *r)
         return RT_SUCCESS;
     }
     struct rt__umsg *m = rt__unexpected_find(r->comm->ctx, r->peer, r->tag, 1);
-    if (m)
+    if (m) {
         rt__deliver(r, m);
-    else
+    } else if (r->peer != RT_ANY_SOURCE && E.failed && E.failed[rt__comm_world_rank(r->comm, r->peer)]) {
+        r->status.error = RT_X_ERR_PROC_FAILED; /* nothing more can come from it */
+        rt__request_complete(r);
+    } else {
         queue_append(&E.posted, &E.posted_tail, r);
+    }
     return RT_SUCCESS;
 }
 
@@ -477,7 +493,8 @@ int rt__p2p_init(void)
     if (err)
         return err;
     E.tp_of = calloc((size_t)size, sizeof *E.tp_of);
-    if (!E.tp_of)
+    E.failed = calloc((size_t)size, 1);
+    if (!E.tp_of || !E.failed)
         return RT_ERR_NO_MEM;
     const char *jobid = getenv("SWITCHYARD_JOBID");
     E.env = (rt_tp_env){.world_rank = rank, .world_size = size, .jobid = jobid ? jobid : "nojob",
@@ -523,6 +540,8 @@ void rt__p2p_finalize(void)
     E.unexp_tail = NULL;
     free(E.tp_of);
     free(E.node_of);
+    free(E.failed);
+    E.failed = NULL;
     E.tp_of = NULL;
     E.node_of = NULL;
 }

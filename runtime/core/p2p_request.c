@@ -78,19 +78,38 @@ static void empty_status(rt_status *s)
         *s = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG, .error = RT_SUCCESS};
 }
 
-/* A composite request's status is its receive's. */
-static const rt_status *status_of(const rt_request *r)
+/* The part of completed request r whose error it reports: r itself, or for a composite
+ * request (MPI_Sendrecv and the like) the first of its parts, in the order send, receive,
+ * that failed (else its receive). */
+static const rt_request *failed_part(const rt_request *r)
 {
-    return r->kind == RT__REQ_COMPOSITE && r->sub[1] ? &r->sub[1]->status : &r->status;
+    if (r->kind != RT__REQ_COMPOSITE)
+        return r;
+    for (int i = 0; i < 2; i++)
+        if (r->sub[i] && r->sub[i]->status.error != RT_SUCCESS)
+            return r->sub[i];
+    return r->sub[1] ? r->sub[1] : r;
 }
 
-/* Error raised for a completed request's failure, or RT_SUCCESS. */
+/* A completed request's status: a composite request's is its receive's (source, tag,
+ * count), with the error of the part that failed (failed_part). */
+static rt_status status_of(const rt_request *r)
+{
+    if (r->kind != RT__REQ_COMPOSITE)
+        return r->status;
+    rt_status s = r->sub[1] ? r->sub[1]->status : r->status;
+    s.error = failed_part(r)->status.error;
+    return s;
+}
+
+/* Error raised for a completed request's failure, or RT_SUCCESS; it names the peer of the
+ * part that failed. */
 static int request_error(const rt_request *r, const char *fn)
 {
-    const rt_status *s = status_of(r);
+    const rt_request *x = failed_part(r);
+    const rt_status *s = &x->status;
     if (s->error == RT_SUCCESS)
         return RT_SUCCESS;
-    const rt_request *x = r->kind == RT__REQ_COMPOSITE && r->sub[1] ? r->sub[1] : r;
     if (s->error == RT_ERR_TRUNCATE)
         return rt_raise((rt_obj *)r->comm, RT_ERR_TRUNCATE, fn,
                         "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",
@@ -99,7 +118,12 @@ static int request_error(const rt_request *r, const char *fn)
     if (r->kind == RT__REQ_COLL)
         return rt_raise((rt_obj *)r->comm, s->error, fn, "the collective operation failed: %s",
                         why ? why : "unknown error");
-    return rt_raise((rt_obj *)r->comm, s->error, fn, "the transfer with rank %d failed: %s", r->peer,
+    char peer[24];
+    rt__rank_text(x->peer == RT_ANY_SOURCE && x->kind == RT__REQ_RECV ? s->source : x->peer, peer, sizeof peer);
+    if (s->error == RT_X_ERR_PROC_FAILED)
+        return rt_raise((rt_obj *)r->comm, s->error, fn, "the %s rank %s failed: that process has failed",
+                        x->kind == RT__REQ_SEND ? "send to" : "receive from", peer);
+    return rt_raise((rt_obj *)r->comm, s->error, fn, "the transfer with rank %s failed: %s", peer,
                     why ? why : "unknown error");
 }
 
@@ -108,9 +132,10 @@ static int request_error(const rt_request *r, const char *fn)
 static int finish(rt_request **rp, rt_status *status, const char *fn, int raise)
 {
     rt_request *r = *rp;
+    rt_status st = status_of(r);
     if (status)
-        *status = *status_of(r);
-    int err = status_of(r)->error;
+        *status = st;
+    int err = st.error;
     if (raise)
         err = request_error(r, fn);
     if (r->persistent) {
@@ -174,7 +199,7 @@ int rt_Request_get_status(rt_request *request, int *flag, rt_status *status)
         rt__progress();
     *flag = rt__request_done(request);
     if (*flag && status)
-        *status = *status_of(request);
+        *status = status_of(request);
     return RT_SUCCESS;
 }
 
@@ -308,7 +333,7 @@ static int finish_some(int count, rt_request **r, int *outcount, int *indices, r
         comm = r[i]->comm;
         if (keep) {
             if (s)
-                *s = *status_of(r[i]);
+                *s = status_of(r[i]);
         } else if (finish(&r[i], s, fn, 0) != RT_SUCCESS) {
             failed = 1;
         }
@@ -345,7 +370,7 @@ int rt_Request_get_status_any(int count, rt_request *const *array_of_requests, i
     *flag = i != -1;
     *index = i >= 0 ? i : RT_UNDEFINED;
     if (i >= 0 && status)
-        *status = *status_of(array_of_requests[i]);
+        *status = status_of(array_of_requests[i]);
     else if (*flag)
         empty_status(status);
     return RT_SUCCESS;
@@ -363,7 +388,7 @@ int rt_Request_get_status_all(int count, rt_request *const *array_of_requests, i
             if (inactive(array_of_requests[i]))
                 empty_status(&array_of_statuses[i]);
             else
-                array_of_statuses[i] = *status_of(array_of_requests[i]);
+                array_of_statuses[i] = status_of(array_of_requests[i]);
         }
     return RT_SUCCESS;
 }

@@ -163,10 +163,12 @@ int rt_state(void);
 #define RT_WEIGHTS_EMPTY ((int *)(intptr_t)11)
 
 /* Error codes the faces pass through unchanged: instances of raised errors
- * (RT_ERRINST_BIT | seq << 8 | class, in 0x10000000..0x1fffffff) and user classes and codes
+ * (RT_ERRINST_BIT | seq << 8 | class byte, in 0x10000000..0x1fffffff; the byte is the class,
+ * or RT_ERRINST_X + n for the MPIX class RT_X_ERR_PROC_FAILED - 1 + n) and user classes and codes
  * (RT_ERR_DYNAMIC_BASE + n: above MPI_ERR_LASTCODE in both ABIs, 0x3fff and 0x3fffffff). */
 #define RT_ERR_DYNAMIC_BASE 0x40000000
 #define RT_ERRINST_BIT 0x10000000
+#define RT_ERRINST_X 0xF0
 
 /* Raise an error of class `cls` on `obj` (NULL: not tied to a live object, so MPI_COMM_SELF
  * once the program set SELF's handler, else MPI_COMM_WORLD (docs/internals.md, "Errors with

@@ -109,7 +109,7 @@ int main(int argc, char **argv)
         mx_end(&job, MX_EXIT_LAUNCH, SIGTERM, "could not start all %d ranks", job.n);
     mx_run(&job);
     mx_shm_sweep(job.jobid);
-    rc = job.ending ? job.exit_code : 0;
+    rc = job.ending ? job.exit_code : job.failed ? job.failed_code : 0;
     cleanup(&job);
     return rc;
 }

@@ -54,6 +54,7 @@ struct mx_opts {
     int ppn;                /* -ppn: processes per node asked for (0: not given) */
     int env_none;           /* -genvnone: the ranks get only -genv/-x settings and mpiexec's */
     int tag;                /* -l: prefix output lines with "[rank] " */
+    int no_cleanup;         /* -disable-auto-cleanup: a failed rank does not end the job */
     double timeout;         /* seconds, 0 = none */
     char **env;             /* NAME=VALUE from -genv and -x, malloc'ed */
     int nenv;
@@ -100,6 +101,8 @@ struct mx_job {
     int any_init;           /* some rank sent cmd=init */
     int ending;             /* the job is being ended (fault, timeout or signal) */
     int exit_code;
+    int failed;             /* -disable-auto-cleanup: a rank failed (reported), the job goes on */
+    int failed_code;        /* the first such failure's exit code */
     int signals;            /* SIGINT/SIGTERM/SIGHUP received */
     long long term_ms;      /* when the ending began (SIGKILL follows) */
     int killed;             /* SIGKILL sent to all */
@@ -179,6 +182,13 @@ void mx_rank_exited(struct mx_job *job, struct mx_rank *r, int status);
  * to every rank's process group now, SIGKILL MX_KILL_GRACE_MS later. */
 void mx_end(struct mx_job *job, int code, int sig, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* mpiexec_fault.c: a rank failed (msg names it): as mx_end, but with -disable-auto-cleanup
+ * only reported; the first failure's code is mpiexec's exit code once the others ended. */
+void mx_rank_failed(struct mx_job *job, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* mpiexec_pmi.c: with -disable-auto-cleanup, a rank that failed no longer holds the others
+ * in a PMI barrier: completes it when every live rank is in. */
+void mx_pmi_barrier_check(struct mx_job *job);
 /* mpiexec_fault.c: rank r broke the PMI protocol: end the job quoting (escaped) line. */
 void mx_protocol_fault(struct mx_job *job, struct mx_rank *r, const char *why, const char *line,
                        size_t len);

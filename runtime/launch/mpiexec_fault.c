@@ -41,6 +41,28 @@ void mx_end(struct mx_job *job, int code, int sig, const char *fmt, ...)
     mx_kill_all(job, sig);
 }
 
+void mx_rank_failed(struct mx_job *job, int code, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[1536];
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!job->opt.no_cleanup) {
+        mx_end(job, code, SIGTERM, "%s", msg);
+        return;
+    }
+    if (job->ending)
+        return;
+    mx_say(job, msg);
+    if (!job->failed) {
+        job->failed = 1;
+        job->failed_code = code;
+    }
+    mx_pmi_barrier_check(job);
+}
+
 void mx_protocol_fault(struct mx_job *job, struct mx_rank *r, const char *why, const char *line,
                        size_t len)
 {
@@ -67,15 +89,15 @@ void mx_rank_exited(struct mx_job *job, struct mx_rank *r, int status)
         return; /* it ended the job for a failed peer: reported as such (mx_timers) */
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        mx_end(job, 128 + sig, SIGTERM, "rank %d (pid %d) killed by signal %d (%s)%s", r->rank,
+        mx_rank_failed(job, 128 + sig, "rank %d (pid %d) killed by signal %d (%s)%s", r->rank,
                (int)r->pid, sig, strsignal(sig), WCOREDUMP(status) ? ", core dumped" : "");
     } else if (WEXITSTATUS(status) != 0) {
-        mx_end(job, WEXITSTATUS(status), SIGTERM, "rank %d (pid %d) exited with status %d%s",
+        mx_rank_failed(job, WEXITSTATUS(status), "rank %d (pid %d) exited with status %d%s",
                r->rank, (int)r->pid, WEXITSTATUS(status),
                r->finalized || !job->any_init ? "" : " before MPI_Finalize");
     } else if (r->initialized && !r->finalized) {
-        mx_end(job, MX_EXIT_PROTOCOL, SIGTERM,
-               "rank %d (pid %d) exited with status 0 before MPI_Finalize", r->rank, (int)r->pid);
+        mx_rank_failed(job, MX_EXIT_PROTOCOL, "rank %d (pid %d) exited with status 0 before MPI_Finalize",
+                       r->rank, (int)r->pid);
     } else if (!r->initialized) {
         mx_pmi_check_uninit(job);
     }

@@ -1,4 +1,5 @@
 /* mpiexec_opts.c — mpiexec's command line: -n/-np, -genv, -x, -l/--tag-output, --timeout,
+ * -disable-auto-cleanup,
  * hosts, Hydra's and Open MPI's accepted flags, --help, the program and its arguments; MPMD. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
@@ -144,6 +145,8 @@ static int parse_part(int argc, char **argv, int *pos, struct mx_opts *o, struct
                    strcmp(a, "-genvall") == 0) {
             /* accepted: ranks never need more cores than there are; the environment goes
              * to the ranks anyway */
+        } else if (strcmp(a, "-disable-auto-cleanup") == 0 || strcmp(a, "--disable-auto-cleanup") == 0) {
+            o->no_cleanup = 1;
         } else if (strcmp(a, "-genvnone") == 0) {
             o->env_none = 1;
         } else if (strcmp(a, "-host") == 0 || strcmp(a, "-hosts") == 0 || strcmp(a, "--host") == 0) {

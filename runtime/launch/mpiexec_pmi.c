@@ -144,10 +144,26 @@ static void do_barrier(struct mx_job *job, struct mx_rank *r)
         return;
     }
     r->in_barrier = 1;
-    if (++job->in_barrier < job->n)
+    job->in_barrier++;
+    mx_pmi_barrier_check(job);
+}
+
+void mx_pmi_barrier_check(struct mx_job *job)
+{
+    int in = 0, need = 0;
+
+    for (int i = 0; i < job->n; i++) {
+        const struct mx_rank *q = &job->ranks[i];
+        in += q->in_barrier;
+        /* -disable-auto-cleanup: ranks that are gone are not waited for */
+        need += q->in_barrier || !(job->opt.no_cleanup && q->exited);
+    }
+    if (in == 0 || in < need)
         return;
     job->in_barrier = 0;
     for (int i = 0; i < job->n; i++) {
+        if (!job->ranks[i].in_barrier)
+            continue;
         job->ranks[i].in_barrier = 0;
         reply(job, &job->ranks[i], "cmd=barrier_out\n");
     }
