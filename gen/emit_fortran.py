@@ -22,7 +22,9 @@ SKIP_CLASSES = {'argv', 'tool_handle', 'f_status', 'f08_status'}
 def fortran_value(c, abi=False):
     """c's value in mpif.h: MPICH's, or (abi) the standard ABI's, where a Fortran handle is the
     value MPI_X_c2f gives for the C one (the C constant itself, for a predefined handle). The
-    ABI gives the kinds as C types (c_intptr_t, c_int64_t): MPICH's numbers, 8 here, are theirs."""
+    ABI gives the kinds as C types (c_intptr_t, c_int64_t; MPI_INTEGER_KIND's c_int, the ABI's
+    MPI_Fint): MPICH's numbers, 8 and 4 here, are theirs. MPI_ABI_VERSION and MPI_ABI_SUBVERSION
+    have no MPICH value, so only the ABI's mpif.h has them, as only its mpi.h."""
     if (abi and isinstance(c.abi, int)) or c.name in ('MPI_VERSION', 'MPI_SUBVERSION'):
         return c.abi
     v = c.mpich_fortran if c.mpich_fortran is not None else c.mpich
@@ -40,8 +42,7 @@ def mpif_lines(spec, abi=False):
         v = fortran_value(c, abi)
         if c.name in COMMON_BLOCKS or c.category in ('FUNCTIONS', 'DEPRECATED_FUNCS') or v is None \
                 or isinstance(v, dict) or c.category == 'FORTRAN_STATUS_ARRAY_SIZE_AND_INDEX_C' \
-                or c.name in ('MPI_ABI_VERSION', 'MPI_ABI_SUBVERSION') or c.c_type in ('MPI_T_enum', 'MPI_T_cvar_handle',
-                                                                                   'MPI_T_pvar_handle', 'MPI_T_pvar_session'):
+                or c.c_type in ('MPI_T_enum', 'MPI_T_cvar_handle', 'MPI_T_pvar_handle', 'MPI_T_pvar_session'):
             continue
         if isinstance(v, bool):
             params.append(('LOGICAL', c.name, '.TRUE.' if v else '.FALSE.'))
