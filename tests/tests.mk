@@ -40,17 +40,17 @@ tests_dep = $(filter $(BUILD)/%,$(1)) $(wildcard $(addprefix $(BUILD)/include/,$
 .PHONY: tests
 tests: $(TESTS_BIN)
 
-$(TESTS_C_BIN): $(BUILD)/tests/c/%: tests/c/%.c tests/c/check.h \
+$(TESTS_C_BIN): $(BUILD)/tests/c/%: tests/c/%.c $(wildcard tests/c/*.h) \
 		$(call tests_dep,$(TESTS_MPICC),mpi.h)
 	@mkdir -p $(@D)
 	$(TESTS_MPICC) $(TESTS_CFLAGS) -o $@ $<
 
-$(TESTS_CABI_BIN): $(BUILD)/tests/abi/%: tests/c/%.c tests/c/check.h \
+$(TESTS_CABI_BIN): $(BUILD)/tests/abi/%: tests/c/%.c $(wildcard tests/c/*.h) \
 		$(call tests_dep,$(TESTS_MPICC_ABI),abi/mpi.h)
 	@mkdir -p $(@D)
 	$(TESTS_MPICC_ABI) $(TESTS_CFLAGS) -o $@ $<
 
-$(TESTS_ABI_BIN): $(BUILD)/tests/abi/%: tests/abi/%.c tests/c/check.h \
+$(TESTS_ABI_BIN): $(BUILD)/tests/abi/%: tests/abi/%.c $(wildcard tests/c/*.h) \
 		$(call tests_dep,$(TESTS_MPICC_ABI),abi/mpi.h)
 	@mkdir -p $(@D)
 	$(TESTS_MPICC_ABI) $(TESTS_CFLAGS) -o $@ $<

@@ -1,39 +1,16 @@
 /* attr_comm.c — caching on communicators (issue 5): keyvals, set/get/replace/delete, copy on
  * dup with flag 0/1 and MPI_COMM_DUP_FN, delete on free, failing callbacks, freed and
  * wrong-kind keyvals, predefined attributes, MPI_COMM_SELF's attributes at finalize. */
-#include "check.h"
+#include "attr_log.h"
 
 #include <stdint.h>
 #ifdef MPI_ABI_VERSION
 #include <mpi_legacy.h> /* MPI_Attr_get: left out of the standard ABI's mpi.h */
 #endif
 
-/* Every callback call, in order: 'c' copy / 'd' delete, and the attribute value. */
-#define MAXLOG 64
-static char ev_kind[MAXLOG];
-static intptr_t ev_val[MAXLOG];
-static int nev;
 static int extra_marker;
 static int fail_delete; /* the failing delete callback fails while this is set */
 static int user_code;   /* a user error code the failing callbacks return */
-
-static void log_ev(char k, void *v)
-{
-    CHECK(nev < MAXLOG, "too many callback calls");
-    ev_kind[nev] = k;
-    ev_val[nev++] = (intptr_t)v;
-}
-
-static void expect_log(const char *kinds, const intptr_t *vals)
-{
-    int n = (int)strlen(kinds);
-    CHECK(nev == n, "%d callback calls, expected %d (%s)", nev, n, kinds);
-    for (int i = 0; i < n; i++) {
-        CHECK(ev_kind[i] == kinds[i], "call %d is '%c', expected '%c'", i, ev_kind[i], kinds[i]);
-        CHECK(ev_val[i] == vals[i], "call %d had value %ld, expected %ld", i, (long)ev_val[i], (long)vals[i]);
-    }
-    nev = 0;
-}
 
 /* copies value + 1 */
 static int copy_inc(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
@@ -41,7 +18,7 @@ static int copy_inc(MPI_Comm c, int k, void *extra, void *in, void *out, int *fl
     (void)c;
     (void)k;
     CHECK(extra == &extra_marker, "copy: wrong extra_state");
-    log_ev('c', in);
+    log_ev('c', 0, in);
     *(void **)out = (void *)((intptr_t)in + 1);
     *flag = 1;
     return MPI_SUCCESS;
@@ -54,7 +31,7 @@ static int copy_none(MPI_Comm c, int k, void *extra, void *in, void *out, int *f
     (void)k;
     (void)extra;
     (void)out;
-    log_ev('c', in);
+    log_ev('c', 0, in);
     *flag = 0;
     return MPI_SUCCESS;
 }
@@ -65,7 +42,7 @@ static int copy_fail(MPI_Comm c, int k, void *extra, void *in, void *out, int *f
     (void)k;
     (void)extra;
     (void)out;
-    log_ev('c', in);
+    log_ev('c', 0, in);
     *flag = 1;
     return user_code;
 }
@@ -75,7 +52,7 @@ static int del_log(MPI_Comm c, int k, void *v, void *extra)
     (void)c;
     (void)k;
     CHECK(extra == &extra_marker, "delete: wrong extra_state");
-    log_ev('d', v);
+    log_ev('d', 0, v);
     return MPI_SUCCESS;
 }
 
@@ -84,7 +61,7 @@ static int del_fail(MPI_Comm c, int k, void *v, void *extra)
     (void)c;
     (void)k;
     (void)extra;
-    log_ev('d', v);
+    log_ev('d', 0, v);
     return fail_delete ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 

@@ -1,45 +1,21 @@
 /* attr_type.c — caching on datatypes (issue 5): set/get/replace/delete on derived and predefined
  * types, copy on MPI_Type_dup (flag 0/1, DUP_FN, NULL_COPY_FN), delete at MPI_Type_free (also
  * while another type still holds the freed one), failing callbacks, wrong-kind and freed keyvals. */
-#include "check.h"
+#include "attr_log.h"
 
 #include <stdint.h>
 
-#define MAXLOG 64
-static char ev_kind[MAXLOG];
-static intptr_t ev_val[MAXLOG];
-static MPI_Datatype ev_type[MAXLOG];
-static int nev;
 static int extra_marker;
 static int fail_delete; /* the failing delete callback fails while this is set */
 static int user_code;   /* a user error code the failing callbacks return */
 
 #define V(x) ((void *)(intptr_t)(x))
 
-static void log_ev(char k, MPI_Datatype t, void *v)
-{
-    CHECK(nev < MAXLOG, "too many callback calls");
-    ev_kind[nev] = k;
-    ev_type[nev] = t;
-    ev_val[nev++] = (intptr_t)v;
-}
-
-static void expect_log(const char *kinds, const intptr_t *vals)
-{
-    int n = (int)strlen(kinds);
-    CHECK(nev == n, "%d callback calls, expected %d (%s)", nev, n, kinds);
-    for (int i = 0; i < n; i++) {
-        CHECK(ev_kind[i] == kinds[i], "call %d is '%c', expected '%c'", i, ev_kind[i], kinds[i]);
-        CHECK(ev_val[i] == vals[i], "call %d had value %ld, expected %ld", i, (long)ev_val[i], (long)vals[i]);
-    }
-    nev = 0;
-}
-
 static int copy_inc(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
 {
     (void)k;
     CHECK(extra == &extra_marker, "copy: wrong extra_state");
-    log_ev('c', t, in);
+    log_ev('c', (intptr_t)t, in);
     *(void **)out = (void *)((intptr_t)in + 1);
     *flag = 1;
     return MPI_SUCCESS;
@@ -50,7 +26,7 @@ static int copy_none(MPI_Datatype t, int k, void *extra, void *in, void *out, in
     (void)k;
     (void)extra;
     (void)out;
-    log_ev('c', t, in);
+    log_ev('c', (intptr_t)t, in);
     *flag = 0;
     return MPI_SUCCESS;
 }
@@ -60,7 +36,7 @@ static int copy_fail(MPI_Datatype t, int k, void *extra, void *in, void *out, in
     (void)k;
     (void)extra;
     (void)out;
-    log_ev('c', t, in);
+    log_ev('c', (intptr_t)t, in);
     *flag = 1;
     return user_code;
 }
@@ -69,7 +45,7 @@ static int del_log(MPI_Datatype t, int k, void *v, void *extra)
 {
     (void)k;
     CHECK(extra == &extra_marker, "delete: wrong extra_state");
-    log_ev('d', t, v);
+    log_ev('d', (intptr_t)t, v);
     return MPI_SUCCESS;
 }
 
@@ -77,7 +53,7 @@ static int del_fail(MPI_Datatype t, int k, void *v, void *extra)
 {
     (void)k;
     (void)extra;
-    log_ev('d', t, v);
+    log_ev('d', (intptr_t)t, v);
     return fail_delete ? user_code : MPI_SUCCESS;
 }
 
@@ -119,7 +95,7 @@ int main(int argc, char **argv)
     expect_attr(t, k1, 1, 10);
     CHECK_SUCCESS(MPI_Type_set_attr(t, k1, V(20)));
     expect_log("d", (intptr_t[]){10});
-    CHECK(ev_type[0] == t, "delete callback got another datatype");
+    CHECK(ev_obj[0] == (intptr_t)t, "delete callback got another datatype");
     expect_attr(t, k1, 1, 20);
     CHECK_SUCCESS(MPI_Type_delete_attr(t, k1));
     expect_log("d", (intptr_t[]){20});
@@ -148,7 +124,7 @@ int main(int argc, char **argv)
     MPI_Datatype dh = d;
     CHECK_SUCCESS(MPI_Type_free(&d));
     CHECK(d == MPI_DATATYPE_NULL, "MPI_Type_free did not set MPI_DATATYPE_NULL");
-    CHECK(nev == 2 && ev_type[0] == dh && ev_type[1] == dh, "delete callbacks at free: %d, other datatype", nev);
+    CHECK(nev == 2 && ev_obj[0] == (intptr_t)dh && ev_obj[1] == (intptr_t)dh, "delete callbacks at free: %d, other datatype", nev);
     if (CHECK_SWITCHYARD) /* (MPICH: oldest first) */
         expect_log("dd", (intptr_t[]){300, 101});
     nev = 0;
@@ -217,7 +193,7 @@ int main(int argc, char **argv)
     expect_attr(MPI_DOUBLE, k1, 0, 0);
     CHECK_SUCCESS(MPI_Type_delete_attr(MPI_INT, k1));
     expect_log("d", (intptr_t[]){900});
-    CHECK(ev_type[0] == MPI_INT, "delete callback on MPI_INT got another datatype");
+    CHECK(ev_obj[0] == (intptr_t)MPI_INT, "delete callback on MPI_INT got another datatype");
     nev = 0;
 
     /* a keyval freed while in use: refused as an argument, its callbacks still run */

@@ -1,44 +1,20 @@
 /* attr_win.c — caching on windows (issue 5): the predefined attributes of every flavor (create,
  * allocate, allocate_shared, dynamic), user keyvals (set/get/replace/delete, delete at
  * MPI_Win_free newest first, a failing delete callback), wrong-kind, predefined and freed keyvals. */
-#include "check.h"
+#include "attr_log.h"
 
 #include <stdint.h>
 
-#define MAXLOG 32
-static char ev_kind[MAXLOG];
-static intptr_t ev_val[MAXLOG];
-static MPI_Win ev_win[MAXLOG];
-static int nev;
 static int extra_marker;
 static int fail_delete; /* the failing delete callback fails while this is set */
 static int user_code;   /* a user error code the failing callback returns */
 
 #define V(x) ((void *)(intptr_t)(x))
 
-static void log_ev(char k, MPI_Win w, void *v)
-{
-    CHECK(nev < MAXLOG, "too many callback calls");
-    ev_kind[nev] = k;
-    ev_win[nev] = w;
-    ev_val[nev++] = (intptr_t)v;
-}
-
-static void expect_log(const char *kinds, const intptr_t *vals)
-{
-    int n = (int)strlen(kinds);
-    CHECK(nev == n, "%d callback calls, expected %d (%s)", nev, n, kinds);
-    for (int i = 0; i < n; i++) {
-        CHECK(ev_kind[i] == kinds[i], "call %d is '%c', expected '%c'", i, ev_kind[i], kinds[i]);
-        CHECK(ev_val[i] == vals[i], "call %d had value %ld, expected %ld", i, (long)ev_val[i], (long)vals[i]);
-    }
-    nev = 0;
-}
-
 static int copy_never(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
 {
     (void)k, (void)extra, (void)out, (void)flag;
-    log_ev('c', w, in); /* windows are never duplicated */
+    log_ev('c', (intptr_t)w, in); /* windows are never duplicated */
     return MPI_SUCCESS;
 }
 
@@ -46,14 +22,14 @@ static int del_log(MPI_Win w, int k, void *v, void *extra)
 {
     (void)k;
     CHECK(extra == &extra_marker, "delete: wrong extra_state");
-    log_ev('d', w, v);
+    log_ev('d', (intptr_t)w, v);
     return MPI_SUCCESS;
 }
 
 static int del_fail(MPI_Win w, int k, void *v, void *extra)
 {
     (void)k, (void)extra;
-    log_ev('d', w, v);
+    log_ev('d', (intptr_t)w, v);
     return fail_delete ? user_code : MPI_SUCCESS;
 }
 
@@ -150,7 +126,7 @@ int main(int argc, char **argv)
     expect_attr(w, k1, 1, 10);
     CHECK_SUCCESS(MPI_Win_set_attr(w, k1, V(20)));
     expect_log("d", (intptr_t[]){10});
-    CHECK(ev_win[0] == w, "delete callback got another window");
+    CHECK(ev_obj[0] == (intptr_t)w, "delete callback got another window");
     expect_attr(w, k1, 1, 20);
     CHECK_SUCCESS(MPI_Win_delete_attr(w, k1));
     expect_log("d", (intptr_t[]){20});
@@ -170,7 +146,7 @@ int main(int argc, char **argv)
     MPI_Win wh = w;
     CHECK_SUCCESS(MPI_Win_free(&w));
     CHECK(w == MPI_WIN_NULL, "MPI_Win_free did not set MPI_WIN_NULL");
-    CHECK(nev == 2 && ev_win[0] == wh && ev_win[1] == wh, "delete callbacks at free: %d, other window", nev);
+    CHECK(nev == 2 && ev_obj[0] == (intptr_t)wh && ev_obj[1] == (intptr_t)wh, "delete callbacks at free: %d, other window", nev);
     if (CHECK_SWITCHYARD)
         expect_log("dd", (intptr_t[]){200, 101});
     nev = 0;
