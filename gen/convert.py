@@ -27,21 +27,17 @@ class Body:
     refused: str = ''  # collective: what to return when the face refused an argument (rc_)
 
 
-def _rank_rules(proc, p):
-    """(allow ANY_SOURCE, allow ROOT/PROC_NULL as root) for the ranks the face checks, or None."""
-    names = {q.name for q in proc.params}
-    if 'comm' not in names or p.dir != 'in' or p.is_array:
+def _rank_rules(p):
+    """(allow ANY_SOURCE, allow ROOT/PROC_NULL as root) for the ranks the face checks (those
+    the spec gives `accepts`), or None."""
+    if p.accepts is None:
         return None
-    if p.name in ('dest', 'source'):
-        return ('source' == p.name, False)
-    if p.name == 'root':
-        return (False, True)
-    return None
+    return ('MPI_ANY_SOURCE' in p.accepts, 'MPI_ROOT' in p.accepts)
 
 
-def _tag_any_ok(proc, p):
-    n = proc.name
-    return p.name == 'recvtag' or (p.name == 'tag' and any(w in n for w in ('Recv', 'recv', 'robe')))
+def _root(params):
+    """The root of a rooted collective: the rank that accepts MPI_ROOT, or None."""
+    return next((q for q in params if q.accepts and 'MPI_ROOT' in q.accepts), None)
 
 
 def body(proc, large, face):
@@ -68,10 +64,11 @@ def body(proc, large, face):
                    % (p.name, errobj, p.name))
 
     role_at, role_used = len(pre), False  # a rooted collective's role: once comm is decoded
+    root = _root(params)
 
     def guards(p):
         g = []
-        if p.significant and 'root' in names:
+        if p.significant and root:
             g.append('(role_ & %s)' % ('FS_ROLE_ROOT' if p.significant == 'root' else 'FS_ROLE_MEMBER'))
         if p.unused_if_in_place:
             g.append('a_%s != RT_IN_PLACE' % p.unused_if_in_place)
@@ -93,14 +90,14 @@ def body(proc, large, face):
         guard = []
         for q in (p, c, d):
             guard += [x for x in guards(q) if x not in guard and x != 'a_%s != RT_IN_PLACE' % p.name]
-        if 'root' in names and eo and eo.kind.handle == 'comm' and not p.significant:
+        if root and eo and eo.kind.handle == 'comm' and not p.significant:
             guard.append('role_')  # MPI_PROC_NULL in the root's group of an inter-communicator
         role_used = role_used or any('role_' in x for x in guard)
         pre.append('if (__builtin_expect(!a_%s, 0)%s && (rc_ = rt_null_buffer_check(%s, FN, "%s", "%s", a_%s, a_%s))) goto out;'
                    % (p.name, ''.join(' && ' + x for x in guard), errobj, p.name, c.name, c.name, d.name))
     if role_used:
         decls.append('int role_ = 0;')
-        pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_root);')
+        pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_%s);' % root.name)
     refused = ''
     if proc.collective and eo and eo.kind.handle == 'comm':
         decls.append('int called_ = 0;')
@@ -123,7 +120,7 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         return
     if cls == 'handle':
         h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
-        nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not (h == 'info' and proc.name.startswith('MPI_Info_')))) else '0'
+        nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not p.not_null)) else '0'
         if p.dir == 'in' and p.length == '*':
             args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
         elif p.dir == 'in' and not p.is_array:
@@ -210,8 +207,8 @@ def _length(p, names):
     L = p.length
     if isinstance(L, str) and L in names:
         return L if names[L].dir == 'in' or names[L].pointer is False else '(%s ? *%s : 0)' % (L, L)
-    if p.name.startswith('array_of_statuses') or L == '*':
-        return 'count' if 'count' in names else 'incount'
+    if L == '*' and p.entries:
+        return p.entries
     raise ValueError('no length for %s' % p.name)
 
 
@@ -232,8 +229,10 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
             # the user's to set (MPI_Status_set_error), so it is written back whole
             post_always.append('if (%s) %s_status_out(%s, %s, %d);' % (a, F, a, n, 1 if p.dir == 'inout' else 0))
         return
-    ln = 'count' if 'count' in names else 'incount'
-    filled = '*outcount' if 'outcount' in names else ln
+    if not p.entries:
+        raise ValueError('status array %s has no entries' % n)
+    ln = p.entries
+    filled = '*' + p.filled if p.filled else ln
     decls.append('rt_status *%s = NULL;' % a)
     pre.append('if (!%s_statuses_ignored(%s) && (%s) > 0) { %s = malloc(sizeof(rt_status) * (size_t)(%s)); '
                'if (!%s) { rc_ = rt_raise(%s, RT_ERR_NO_MEM, FN, "out of memory for %%d statuses", (int)(%s)); goto out; } }'
@@ -335,11 +334,11 @@ def _checks(proc, F, p, names, pre, errobj, a):
         pre.append('if (%s <= 0) { rc_ = rt_raise(%s, %s, FN, "invalid argument \'%s\' = %%lld: must be > 0", (long long)%s); goto out; }'
                    % (a, errobj, ecls, n, a))
     elif k.check in ('rank', 'rank_nni'):
-        rules = _rank_rules(proc, p)
+        rules = _rank_rules(p)
         if rules:
             any_ok, root_ok = rules
             pre.append('rc_ = %s_check_rank(%s, FN, "%s", %s, %s, a_comm, %d, %d); if (rc_) goto out;'
                        % (F, errobj, n, n, a, any_ok, root_ok))
     elif k.check == 'tag':
         pre.append('rc_ = %s_check_tag(%s, FN, "%s", %s, %s, %d); if (rc_) goto out;'
-                   % (F, errobj, n, n, a, 1 if _tag_any_ok(proc, p) else 0))
+                   % (F, errobj, n, n, a, 1 if p.accepts and 'MPI_ANY_TAG' in p.accepts else 0))

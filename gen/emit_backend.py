@@ -153,8 +153,8 @@ def _length(p, names):
     if isinstance(L, str) and L in names:
         q = names[L]
         return L if (q.dir == 'in' or q.pointer is False) else '(%s ? *%s : 0)' % (L, L)
-    if L == '*' and p.kind.cls == 'status':
-        return 'count' if 'count' in names else 'incount'
+    if L == '*' and p.entries:
+        return p.entries
     return None
 
 
@@ -190,6 +190,7 @@ def emulate(ctx, proc):
     names = {p.name: p for p in large}
     b = dict(decls=[], pre=[], args=[], mtypes=[], post=[], cleanup=[])
     narrow, widen, role_used = [], [], False
+    root = next((q for q in large if q.accepts and 'MPI_ROOT' in q.accepts), None)  # its comm is 'comm' (model.py)
     short_c = proc.short + '_c'
     for p in proc.c_params(False):
         small, big = cdecl.c_base(p, False), cdecl.c_base(p, True)
@@ -229,7 +230,7 @@ def emulate(ctx, proc):
             if p.dir != 'in':
                 widen.append('if (rc_ == 0 && %s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s[i_];' % (v, ln, n, v))
         guard = []
-        if p.significant and 'root' in names and 'comm' in names:
+        if p.significant and root:
             guard.append('(role_ & %d)' % (1 if p.significant == 'root' else 2))
             role_used = True
         if p.unused_if_in_place:
@@ -243,7 +244,7 @@ def emulate(ctx, proc):
         raise Unsupported('it starts an operation that may read the arrays after the call, which would then be copies')
     if role_used:
         b['decls'].append('int role_ = 0;')
-        narrow.insert(0, 'role_ = afb_role(%s((intptr_t)comm), root);' % ctx.conv('comm')[0])
+        narrow.insert(0, 'role_ = afb_role(%s((intptr_t)comm), %s);' % (ctx.conv('comm')[0], root.name))
     b['pre'] = narrow + b['pre']
     b['post'] += widen
     return b

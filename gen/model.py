@@ -20,6 +20,16 @@ HANDLE_CATEGORIES = {
     'REDUCTION_FUNC_DATATYPES_FORTRAN': 'datatype', 'REMOVED_DATATYPES': 'datatype', 'COLLECTIVE_OPS': 'op',
     'ERROR_SPECIFIERS': 'errhandler', 'ENV_INQ_INFO_KEY': 'info', 'MSG_HANDLES': 'message',
 }
+# What a parameter's `accepts` may list, by its kind's check: a rank of a point-to-point
+# destination, a source, a root (MPI_ROOT and MPI_PROC_NULL on an inter-communicator); a tag.
+ACCEPTS = {'rank': [{'MPI_PROC_NULL'}, {'MPI_ANY_SOURCE', 'MPI_PROC_NULL'}, {'MPI_ROOT', 'MPI_PROC_NULL'}],
+           'tag': [set(), {'MPI_ANY_TAG'}]}
+ACCEPTS['rank_nni'] = ACCEPTS['rank']
+PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
+              'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
+              'entries', 'filled', 'not_null', 'c', 'fortran'}
+PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
+                  'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif'}
 OTHER_HANDLES = {'MPI_Request': 'request', 'MPI_File': 'file', 'MPI_Session': 'session', 'MPI_Win': 'win'}
 
 
@@ -70,6 +80,14 @@ class Param:
     # of an inter-communicator, else the group), its 'local' group, or the process's topology
     # 'sources' (in-degree) or 'destinations' (out-degree)
     extent: Optional[str] = None
+    # the special values a checked rank or tag accepts beside its range (see ACCEPTS); a rank
+    # with accepts is checked against its procedure's communicator `comm`, one without is not
+    accepts: Optional[tuple] = None
+    # a '*'-long array the caller sizes by this scalar IN parameter, of which the OUT parameter
+    # `filled` (None: all `entries`) tells how many elements the call wrote
+    entries: Optional[str] = None
+    filled: Optional[str] = None
+    not_null: bool = False  # an IN handle that may not be its class's null handle where others may
     in_c: bool = True
     in_fortran: bool = True
 
@@ -182,7 +200,11 @@ def _version(rec, field, where):
 
 def _params(raw, kinds, where):
     out = []
+    by = {q.get('name'): q for q in raw}
     for p in raw:
+        unknown = sorted(set(p) - PARAM_KEYS)
+        if unknown:
+            raise SpecError('%s: parameter %r has unknown field %s' % (where, p.get('name'), ', '.join(map(repr, unknown))))
         kname = p.get('kind')
         if kname not in kinds:
             raise SpecError('%s: parameter %r has unknown kind %r' % (where, p.get('name'), kname))
@@ -211,14 +233,48 @@ def _params(raw, kinds, where):
                                   or not str(p['max_length']).startswith('MPI_MAX_')):
             raise SpecError('%s: parameter %r: max_length applies to IN strings and names an MPI_MAX_ constant'
                             % (where, p.get('name')))
+        _check_accepts(p, kinds[kname], by, where)
+        _check_entries(p, by, where)
+        if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
+            raise SpecError('%s: parameter %r: not_null applies to IN handles without null_handle' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
                          const=p.get('const', False), pointer=p.get('pointer'), func_type=p.get('func_type'),
                          optional=p.get('optional', False), large_only=p.get('large_only', False),
                          null_handle=_version(p, 'null_handle', '%s: parameter %r' % (where, p.get('name'))),
                          significant=p.get('significant'), unused_if_in_place=p.get('unused_if_in_place'),
                          elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
+                         accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
+                         filled=p.get('filled'), not_null=p.get('not_null', False),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
+
+
+def _check_accepts(p, kind, by, where):
+    if 'accepts' not in p:
+        return
+    acc, what = p['accepts'], '%s: parameter %r: accepts' % (where, p.get('name'))
+    if kind.check not in ACCEPTS:
+        raise SpecError('%s applies to ranks and tags, not to kind %s' % (what, kind.name))
+    if not isinstance(acc, list) or len(set(acc)) != len(acc) or set(acc) not in ACCEPTS[kind.check]:
+        raise SpecError('%s %r: a %s accepts one of %s' % (what, acc, kind.check, ' or '.join(
+            repr(sorted(s)) for s in ACCEPTS[kind.check])))
+    if p['dir'] != 'in' or 'length' in p:
+        raise SpecError('%s applies to scalar IN parameters' % what)
+    comm = by.get('comm')
+    if kind.check != 'tag' and (not comm or comm.get('kind') != 'COMMUNICATOR' or comm.get('dir') != 'in'):
+        raise SpecError('%s: a checked rank needs an IN communicator \'comm\' to check it against' % what)
+
+
+def _check_entries(p, by, where):
+    what = '%s: parameter %r' % (where, p.get('name'))
+    if ('entries' in p or 'filled' in p) and p.get('length') != '*':
+        raise SpecError('%s: entries and filled apply to \'*\'-long arrays' % what)
+    if 'filled' in p and 'entries' not in p:
+        raise SpecError('%s: filled needs entries' % what)
+    for field, d in (('entries', 'in'), ('filled', 'out')):
+        q = by.get(p.get(field), {}) if field in p else None
+        if q is not None and (q.get('dir') != d or 'length' in q):
+            raise SpecError('%s: %s %r names no scalar %s parameter' % (what, field, p[field], d.upper()))
 
 
 def load(spec_dir):
@@ -242,6 +298,9 @@ def load(spec_dir):
         chapter = os.path.splitext(os.path.basename(path))[0]
         for r in _load_json(path):
             where = '%s: %s' % (os.path.relpath(path, spec_dir), r.get('name', '?'))
+            unknown = sorted(set(r) - PROCEDURE_KEYS)
+            if unknown:
+                raise SpecError('%s: unknown field %s' % (where, ', '.join(map(repr, unknown))))
             for field in ('name', 'since', 'return', 'params'):
                 if field not in r:
                     raise SpecError('%s: missing field %r' % (where, field))
