@@ -174,42 +174,53 @@ struct rt_op {
     int commute;     /* user ops: 1 if declared commutative */
 };
 
-/* A contiguous run of bytes inside one element of a datatype. */
-struct rt__block {
-    rt_aint off;
-    rt_aint len;
-};
-
-/* A run of the packed stream: `len` bytes of basic elements of `nsz` bytes each; in the
- * external32 representation each takes `xsz` bytes (0: no external32 form), swapped in
- * units of `swap` bytes; `sign`: a narrowed integer is signed. */
-struct rt__erun {
-    rt_count len;
+/* The basic elements of a leaf: native size nsz; in external32 each takes xsz bytes (0: no
+ * external32 form), swapped in units of `swap` bytes; `sign`: a narrowed integer is signed. */
+struct rt__kind {
     uint8_t nsz, xsz, swap, sign;
 };
 
-/* A datatype compiled to its layout: each element is `nblocks` runs of bytes (offsets from
- * the element's start, merged where contiguous), elements are `extent` bytes apart. A type
- * with one block at offset 0 of length extent is contiguous: a whole buffer is one memcpy. */
+struct rt__layout;
+
+/* One item of a layout: `count` copies, `stride` bytes apart, the first at byte `off` of the
+ * element, of either `len` bytes of like basic elements (sub NULL, `kind` says which) or one
+ * element of layout `sub` (len = sub->size; the item holds a reference to it). */
+struct rt__item {
+    rt_aint off, stride;
+    rt_count count, len;
+    struct rt__layout *sub;
+    struct rt__kind kind;
+};
+
+/* A datatype's data layout (type_layout.c): one element is its items, in order, in memory and
+ * in the packed stream. Its size is proportional to the constructor tree, not to the data
+ * (regular strides are one item), so commit and pack cost O(nesting) to describe and O(bytes)
+ * to move. Immutable once built; shared by types and enclosing layouts by reference count. */
+struct rt__layout {
+    int refs;               /* < 0: static (builtin types) */
+    int dense;              /* its data are the `size` bytes at offset `dlo`, in order */
+    rt_aint dlo;
+    rt_count size;          /* bytes of data per element */
+    rt_count elements;      /* basic elements per element */
+    rt_count xsize;         /* external32 bytes per element, -1 if it has no such form */
+    int nitems, cap;
+    struct rt__item *items;
+};
+
+/* A datatype: its layout, elements `extent` bytes apart. A dense layout at offset 0 whose size
+ * is the extent is contiguous: a whole buffer is one memcpy. */
 struct rt_type {
     rt_obj obj;
     rt_count size;           /* bytes of data in one element */
     rt_aint lb, extent;      /* lower bound and extent */
     rt_aint true_lb, true_extent;
-    int nblocks;
-    struct rt__block *blocks;  /* nblocks runs (builtins: points at `one`) */
-    struct rt__block one;
+    struct rt__layout *lay;  /* holds a reference (builtins: a static one) */
     int committed;
-    int elements;            /* basic elements per element (for MPI_Get_elements) */
     rt_count elem_size;      /* size of its basic element when all are alike, else 0 */
     rt_count pair_first;     /* value-index pairs of mixed types: size of the value part */
     int16_t basic;           /* rt_builtin_id of its basic element when all are alike (a
                                 MINLOC/MAXLOC pair type counts as one), else -1 (op.c) */
     char name[RT_MAX_OBJECT_NAME];
-    /* the packed stream of one element as runs of like basic elements (type_create.c) */
-    int nruns;
-    struct rt__erun *runs;     /* nruns runs (builtins: points at `erun`) */
-    struct rt__erun erun[2];
     int align;                 /* alignment of its most aligned basic element */
     int explicit_ub;           /* bit 1: lb, bit 2: ub set by resized / MPI_LB / MPI_UB (sticky) */
     /* the constructor call (MPI_Type_get_envelope/get_contents) */
@@ -633,8 +644,8 @@ void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst)
 /* Copies `bytes` packed bytes from src into elements of t at buf (a partial last element
  * gets its first bytes). */
 void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *buf);
-/* A new type with a copy of old's layout (blocks and runs) and bounds; no constructor
- * record. NULL when out of memory (type_create.c). */
+/* A new type sharing old's layout, with its bounds; no constructor record. NULL when out of
+ * memory (type_create.c). */
 rt_type *rt__type_copy_layout(const rt_type *old);
 /* Destructor of user datatypes. */
 void rt__type_destroy(rt_obj *o);
@@ -645,6 +656,36 @@ void rt__type_attrs_finalize(void);
 int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn);
 /* Bytes of the external32 form of one element of t; -1 if some basic element has none. */
 rt_count rt__type_ext_size(const rt_type *t);
+
+/* ------------------------------------------------------------ layouts (type_layout.c) */
+
+/* A new empty layout (one reference), NULL when out of memory. */
+struct rt__layout *rt__lay_new(void);
+/* One more reference to l (static layouts are not counted). */
+void rt__lay_retain(struct rt__layout *l);
+/* One reference less; the last frees l and releases its sub-layouts. NULL is ignored. */
+void rt__lay_release(struct rt__layout *l);
+/* Appends `count` copies, `stride` bytes apart from byte `off`, of one element of sub to l,
+ * as a single item where the copies are regular (merged with the last item where they continue
+ * it). Returns 0, or -1 when out of memory. */
+int rt__lay_add_copies(struct rt__layout *l, rt_aint off, rt_count count, rt_aint stride, struct rt__layout *sub);
+/* Appends a leaf of len bytes of basic elements of kind k at byte off. 0, or -1 (no memory). */
+int rt__lay_add_leaf(struct rt__layout *l, rt_aint off, rt_count len, struct rt__kind k);
+/* Computes l's totals (size, elements, xsize, density) once its items are added; -1 if its
+ * size overflows an MPI_Count. */
+int rt__lay_finish(struct rt__layout *l);
+/* Packs one element of l at base into out; returns the end of what it wrote. */
+char *rt__lay_pack(const struct rt__layout *l, const char *base, char *out);
+/* Unpacks at most *left bytes from *in into one element of l at base, advancing both. */
+void rt__lay_unpack(const struct rt__layout *l, char *base, const char **in, rt_count *left);
+/* Basic elements in the first `bytes` bytes (< l->size) of an element; -1 if they end inside
+ * a basic element. */
+rt_count rt__lay_elements_in(const struct rt__layout *l, rt_count bytes);
+/* Bytes of the first `elems` basic elements (< l->elements) of an element. */
+rt_count rt__lay_bytes_of(const struct rt__layout *l, rt_count elems);
+/* Converts one element of l between the native packed stream (*nat) and external32 (*ext),
+ * advancing both; to_ext: the direction. */
+void rt__lay_convert(const struct rt__layout *l, unsigned char **nat, unsigned char **ext, int to_ext);
 
 /* ------------------------------------------------------------ lifecycle (state.c, world.c) */
 

@@ -62,21 +62,19 @@ static int is_complex(int id)
     }
 }
 
-/* The packed-stream run of `len` bytes of builtin id's basic elements (native size n). */
-static struct rt__erun builtin_run(int id, rt_count n, rt_count len)
+/* The kind of builtin id's basic elements (native size n). */
+static struct rt__kind builtin_kind(int id, rt_count n)
 {
-    struct rt__erun r = {len, (uint8_t)n, (uint8_t)n, (uint8_t)(is_complex(id) ? n / 2 : n), 0};
+    struct rt__kind k = {(uint8_t)n, (uint8_t)n, (uint8_t)(is_complex(id) ? n / 2 : n), 0};
     switch (id) {
-    case RT_B_LONG: r.sign = 1; /* fall through */
-    case RT_B_UNSIGNED_LONG: r.xsz = r.swap = 4; break;
-    case RT_B_WCHAR: r.xsz = r.swap = 2; break;
+    case RT_B_LONG: k.sign = 1; /* fall through */
+    case RT_B_UNSIGNED_LONG: k.xsz = k.swap = 4; break;
+    case RT_B_WCHAR: k.xsz = k.swap = 2; break;
     case RT_B_LONG_DOUBLE: case RT_B_C_LONG_DOUBLE_COMPLEX: case RT_B_CXX_LONG_DOUBLE_COMPLEX:
-        r.xsz = 0; break;
+        k.xsz = 0; break;
     default: break;
     }
-    if (n < 1)
-        r.nsz = r.xsz = r.swap = 1;
-    return r;
+    return k;
 }
 
 /* Natural alignment of builtin id of size n. */
@@ -84,6 +82,26 @@ static int builtin_align(int id, rt_count n)
 {
     rt_count a = is_complex(id) ? n / 2 : n;
     return a < 1 ? 1 : a > 16 ? 16 : (int)a;
+}
+
+/* The builtin types' layouts (static: never freed) and their items. */
+static struct rt__layout builtin_lay[RT_NBUILTINS];
+static struct rt__item builtin_items[RT_NBUILTINS][2];
+
+/* Sets builtin id's static layout: a leaf of kind k1 (n1 bytes) at 0, then, if n2, one of kind
+ * k2 at off2 (merged when adjacent and alike). */
+static void builtin_layout(int id, rt_count n1, struct rt__kind k1, rt_aint off2, rt_count n2, struct rt__kind k2)
+{
+    struct rt__layout *l = &builtin_lay[id];
+    *l = (struct rt__layout){.refs = -1, .cap = 2, .items = builtin_items[id]};
+    if (n1)
+        l->items[l->nitems++] = (struct rt__item){0, 0, 1, n1, NULL, k1};
+    if (n2 && off2 == n1 && k1.nsz == k2.nsz && k1.xsz == k2.xsz && k1.swap == k2.swap && k1.sign == k2.sign)
+        l->items[0].len += n2;
+    else if (n2)
+        l->items[l->nitems++] = (struct rt__item){off2, 0, 1, n2, NULL, k2};
+    rt__lay_finish(l);
+    ((struct rt_type *)rt_builtins[id])->lay = l;
 }
 
 /* Sets up the layout of every builtin datatype (at load). */
@@ -94,18 +112,12 @@ void rt__type_builtins_init(void)
             continue;
         struct rt_type *t = (struct rt_type *)rt_builtins[id];
         t->size = t->extent = t->true_extent = builtin_size[id];
-        t->one = (struct rt__block){0, builtin_size[id]};
-        t->blocks = &t->one;
-        t->nblocks = builtin_size[id] ? 1 : 0;
+        builtin_layout(id, builtin_size[id], builtin_kind(id, builtin_size[id]), 0, 0, builtin_kind(id, 0));
         t->committed = 1;
-        t->elements = 1;
         t->elem_size = builtin_size[id];
         t->basic = (int16_t)(builtin_size[id] ? id : -1);
         t->combiner = RT_COMBINER_NAMED;
         t->align = builtin_align(id, builtin_size[id]);
-        t->erun[0] = builtin_run(id, builtin_size[id], builtin_size[id]);
-        t->runs = t->erun;
-        t->nruns = builtin_size[id] ? 1 : 0;
         rt__copy_str(t->name, sizeof t->name, rt_builtin_desc[id].name);
     }
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
@@ -113,7 +125,6 @@ void rt__type_builtins_init(void)
         struct rt_type *t = (struct rt_type *)rt_builtins[p->id];
         t->size = p->first + p->second;
         t->extent = t->true_extent = p->extent;
-        t->elements = 2;
         t->elem_size = p->first == p->second ? p->first : 0;
         t->pair_first = p->first;
         t->basic = (int16_t)p->id;
@@ -121,46 +132,16 @@ void rt__type_builtins_init(void)
                                        RT_B_INT, RT_B_REAL, RT_B_DOUBLE_PRECISION, RT_B_INTEGER};
         int fid = first_id[i], sid = p->id == RT_B_2REAL ? RT_B_REAL
                                      : p->id == RT_B_2DOUBLE_PRECISION ? RT_B_DOUBLE_PRECISION : RT_B_INT;
-        t->erun[0] = builtin_run(fid, p->first, p->first);
-        t->erun[1] = builtin_run(sid, p->second, p->second);
-        t->runs = t->erun;
-        t->nruns = 2;
-        if (t->erun[0].nsz == t->erun[1].nsz && t->erun[0].xsz == t->erun[1].xsz &&
-            t->erun[0].swap == t->erun[1].swap && t->erun[0].sign == t->erun[1].sign) {
-            t->erun[0].len += t->erun[1].len;
-            t->nruns = 1;
-        }
+        builtin_layout(p->id, p->first, builtin_kind(fid, p->first), p->second_off, p->second,
+                       builtin_kind(sid, p->second));
         int a1 = builtin_align(fid, p->first), a2 = builtin_align(sid, p->second);
         t->align = a1 > a2 ? a1 : a2;
-        if (p->second_off == p->first) { /* no padding between: one run */
-            t->one = (struct rt__block){0, t->size};
-            t->blocks = &t->one;
-            t->nblocks = 1;
-        } else {
-            static struct rt__block pair_blocks[sizeof pairs / sizeof *pairs][2];
-            pair_blocks[i][0] = (struct rt__block){0, p->first};
-            pair_blocks[i][1] = (struct rt__block){p->second_off, p->second};
-            t->blocks = pair_blocks[i];
-            t->nblocks = 2;
-        }
     }
 }
 
 int rt__type_contig(const rt_type *t)
 {
-    return t->nblocks == 0 || (t->nblocks == 1 && t->blocks[0].off == 0 && t->blocks[0].len == t->extent);
-}
-
-/* memcpy of one run; the common small sizes are constant-size copies the compiler inlines
- * (a strided vector of doubles is a run of 8 bytes per element). */
-static inline void copy_run(void *d, const void *s, rt_aint n)
-{
-    switch (n) {
-    case 4: memcpy(d, s, 4); break;
-    case 8: memcpy(d, s, 8); break;
-    case 16: memcpy(d, s, 16); break;
-    default: memcpy(d, s, (size_t)n); break;
-    }
+    return t->size == 0 || (t->lay->dense && t->lay->dlo == 0 && t->size == t->extent);
 }
 
 void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst)
@@ -172,10 +153,7 @@ void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst)
         return;
     }
     for (rt_count e = 0; e < count; e++, src += t->extent)
-        for (int b = 0; b < t->nblocks; b++) {
-            copy_run(out, src + t->blocks[b].off, t->blocks[b].len);
-            out += t->blocks[b].len;
-        }
+        out = rt__lay_pack(t->lay, src, out);
 }
 
 void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *buf)
@@ -187,24 +165,15 @@ void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *bu
         return;
     }
     for (; bytes > 0; dst += t->extent)
-        for (int b = 0; b < t->nblocks && bytes > 0; b++) {
-            rt_count n = t->blocks[b].len < bytes ? t->blocks[b].len : bytes;
-            copy_run(dst + t->blocks[b].off, in, n);
-            in += n;
-            bytes -= n;
-        }
+        rt__lay_unpack(t->lay, dst, &in, &bytes);
 }
 
 void rt__type_destroy(rt_obj *o)
 {
     struct rt_type *t = (struct rt_type *)o;
     rt__attrs_clear(o); /* only left by a failed MPI_Type_dup: MPI_Type_free deleted the rest */
-    if (t->blocks != &t->one)
-        free(t->blocks);
-    t->blocks = NULL;
-    if (t->runs != t->erun)
-        free(t->runs);
-    t->runs = NULL;
+    rt__lay_release(t->lay);
+    t->lay = NULL;
     for (int i = 0; i < t->ntypes; i++)
         rt__obj_release((rt_obj *)t->types[i]);
     free(t->types);
@@ -267,19 +236,13 @@ static rt_count elements_in(const rt_type *t, rt_count bytes)
 {
     if (t->size == 0)
         return bytes == 0 ? 0 : RT_UNDEFINED;
-    rt_count whole = bytes / t->size, rest = bytes % t->size, n = whole * t->elements;
+    rt_count whole = bytes / t->size, rest = bytes % t->size, n = whole * t->lay->elements;
     if (rest == 0)
         return n;
     if (t->elem_size > 0)
         return rest % t->elem_size ? RT_UNDEFINED : n + rest / t->elem_size;
-    for (int i = 0; i < t->nruns && rest > 0; i++) { /* walk the runs of the partial element */
-        rt_count len = t->runs[i].len < rest ? t->runs[i].len : rest;
-        if (len % t->runs[i].nsz)
-            return RT_UNDEFINED;
-        n += len / t->runs[i].nsz;
-        rest -= len;
-    }
-    return rest ? RT_UNDEFINED : n;
+    rt_count part = rt__lay_elements_in(t->lay, rest); /* the partial element */
+    return part < 0 ? RT_UNDEFINED : n + part;
 }
 
 /* MPI_Get_elements (and _c): basic elements received, partial elements counted. */
@@ -298,18 +261,12 @@ int rt_Get_elements_x(const rt_status *status, rt_type *datatype, rt_count *coun
 /* MPI_Status_set_elements (and _c): the status says `count` basic elements of datatype. */
 int rt_Status_set_elements(rt_status *status, rt_type *datatype, rt_count count)
 {
-    if (datatype->elements == 0 || datatype->size == 0) {
+    rt_count per = datatype->lay->elements;
+    if (per == 0 || datatype->size == 0) {
         status->count = 0;
         return RT_SUCCESS;
     }
-    rt_count whole = count / datatype->elements, rest = count % datatype->elements;
-    status->count = whole * datatype->size;
-    for (int i = 0; i < datatype->nruns && rest > 0; i++) { /* the partial element's runs */
-        rt_count n = datatype->runs[i].len / datatype->runs[i].nsz;
-        n = n < rest ? n : rest;
-        status->count += n * datatype->runs[i].nsz;
-        rest -= n;
-    }
+    status->count = count / per * datatype->size + rt__lay_bytes_of(datatype->lay, count % per);
     return RT_SUCCESS;
 }
 

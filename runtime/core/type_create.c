@@ -1,50 +1,25 @@
 /* type_create.c — derived datatype constructors: every constructor is reduced to a list of
- * (displacement, count, type) entries compiled into merged blocks and packed-stream runs. */
+ * (displacement, repetitions, count, type) entries compiled into a compact layout. */
 #include "rt_internal.h"
 
 #include <stdlib.h>
 
-/* One entry of a constructor: bl elements of t, the first at byte displacement disp. */
+/* One entry of a constructor: rep blocks `stride` bytes apart, the first at byte displacement
+ * disp, each of bl elements of t (rep is 1 but for the vectors). */
 struct ent {
     rt_aint disp;
     rt_count bl;
     rt_type *t;
+    rt_count rep;
+    rt_aint stride;
 };
 
 #define MARK_LB 1 /* explicit_ub bits: the type carries an lb / ub marker */
 #define MARK_UB 2
-#define MAX_PIECES ((rt_count)1 << 28) /* refuse layouts with more blocks than this */
 
 static int is_marker(const rt_type *t, int id)
 {
     return t->obj.builtin && t->obj.index == id;
-}
-
-/* Appends block (off, len) to b (n used), merging it with the last one when adjacent. */
-static void add_block(struct rt__block *b, int *n, rt_aint off, rt_aint len)
-{
-    if (len == 0)
-        return;
-    if (*n > 0 && b[*n - 1].off + b[*n - 1].len == off) {
-        b[*n - 1].len += len;
-        return;
-    }
-    b[(*n)++] = (struct rt__block){off, len};
-}
-
-/* Appends run r (len bytes) to runs (n used), merging it with a like last one. */
-static void add_run(struct rt__erun *r, int *n, struct rt__erun x)
-{
-    if (x.len == 0)
-        return;
-    if (*n > 0) {
-        struct rt__erun *l = &r[*n - 1];
-        if (l->nsz == x.nsz && l->xsz == x.xsz && l->swap == x.swap && l->sign == x.sign) {
-            l->len += x.len;
-            return;
-        }
-    }
-    r[(*n)++] = x;
 }
 
 /* Stores the constructor's arguments for MPI_Type_get_contents (copies; retains the types).
@@ -72,29 +47,40 @@ static int set_args(rt_type *t, int combiner, int ni, const int *ints, int na, c
     return 0;
 }
 
+/* Adds entry e's data to layout l: rep blocks of bl elements of its type. -1: no memory. */
+static int add_entry(struct rt__layout *l, const struct ent *e)
+{
+    struct rt__layout *o = e->t->lay;
+    if (e->rep == 1 || e->bl == 1)
+        return rt__lay_add_copies(l, e->disp, e->rep * e->bl, e->rep == 1 ? e->t->extent : e->stride, o);
+    struct rt__layout *block = rt__lay_new(); /* one block, then its copies */
+    int rc = !block || rt__lay_add_copies(block, 0, e->bl, e->t->extent, o) || rt__lay_finish(block) ||
+             rt__lay_add_copies(l, e->disp, e->rep, e->stride, block) ? -1 : 0;
+    rt__lay_release(block);
+    return rc;
+}
+
+/* Lowest and highest of {k * step : 0 <= k < n} added to *lo and *hi; 1 on overflow. */
+static int span(rt_count n, rt_aint step, rt_aint *lo, rt_aint *hi)
+{
+    rt_aint s;
+    if (__builtin_mul_overflow(n - 1, step, &s))
+        return 1;
+    return __builtin_add_overflow(*lo, s < 0 ? s : 0, lo) || __builtin_add_overflow(*hi, s > 0 ? s : 0, hi);
+}
+
 /* Compiles the n entries e into a new type *out (struct: pad the extent to the alignment).
  * Returns RT_SUCCESS or raises for fn. */
 static int build(const char *fn, rt_count n, const struct ent *e, int is_struct, rt_type **out)
 {
-    rt_count nb = 0, nr = 0;
-    for (rt_count i = 0; i < n; i++) {
+    for (rt_count i = 0; i < n; i++)
         if (e[i].bl < 0)
             return rt_raise(NULL, RT_ERR_ARG, fn, "invalid blocklength %lld of entry %lld: must be >= 0",
                             (long long)e[i].bl, (long long)i);
-        const rt_type *o = e[i].t;
-        nb += rt__type_contig(o) ? 1 : e[i].bl * o->nblocks;
-        nr += o->nruns <= 1 ? 1 : e[i].bl * o->nruns;
-        if (nb > MAX_PIECES || nr > MAX_PIECES)
-            return rt_raise(NULL, RT_ERR_ARG, fn, "datatype layout too large (more than %lld blocks)",
-                            (long long)MAX_PIECES);
-    }
     rt_type *t = (rt_type *)rt__obj_new(RT_CLASS_DATATYPE);
-    if (!t)
-        return rt_raise(NULL, RT_ERR_NO_MEM, fn, "out of memory");
-    t->blocks = malloc((size_t)(nb ? nb : 1) * sizeof *t->blocks);
-    t->runs = malloc((size_t)(nr ? nr : 1) * sizeof *t->runs);
-    if (!t->blocks || !t->runs) {
-        rt__obj_release(&t->obj);
+    if (!t || !(t->lay = rt__lay_new())) {
+        if (t)
+            rt__obj_release(&t->obj);
         return rt_raise(NULL, RT_ERR_NO_MEM, fn, "out of memory");
     }
     int have_data = 0, have_lb = 0, have_ub = 0, same_elem = 1;
@@ -115,28 +101,12 @@ static int build(const char *fn, rt_count n, const struct ent *e, int is_struct,
             *(lbm ? &have_lb : &have_ub) = 1;
             continue;
         }
-        if (bl == 0)
+        if (bl == 0 || e[i].rep == 0)
             continue;
-        /* blocks */
-        if (rt__type_contig(o)) {
-            add_block(t->blocks, &t->nblocks, d, bl * o->size);
-        } else {
-            for (rt_count k = 0; k < bl; k++)
-                for (int b = 0; b < o->nblocks; b++)
-                    add_block(t->blocks, &t->nblocks, d + k * x + o->blocks[b].off, o->blocks[b].len);
+        if (add_entry(t->lay, &e[i])) {
+            rt__obj_release(&t->obj);
+            return rt_raise(NULL, RT_ERR_NO_MEM, fn, "out of memory");
         }
-        /* runs of the packed stream */
-        if (o->nruns == 1) {
-            struct rt__erun r = o->runs[0];
-            r.len *= bl;
-            add_run(t->runs, &t->nruns, r);
-        } else {
-            for (rt_count k = 0; k < bl; k++)
-                for (int r = 0; r < o->nruns; r++)
-                    add_run(t->runs, &t->nruns, o->runs[r]);
-        }
-        t->size += bl * o->size;
-        t->elements += (int)(bl * o->elements);
         if (o->size > 0) {
             if (t->elem_size < 0)
                 t->elem_size = o->elem_size;
@@ -146,8 +116,12 @@ static int build(const char *fn, rt_count n, const struct ent *e, int is_struct,
         }
         if (o->align > t->align)
             t->align = o->align;
-        /* bounds: bl copies of o, x apart */
-        rt_aint span = (bl - 1) * x, smin = span < 0 ? span : 0, smax = span > 0 ? span : 0;
+        /* bounds: rep blocks `stride` apart of bl copies of o, x apart */
+        rt_aint smin = 0, smax = 0;
+        if (span(bl, x, &smin, &smax) || span(e[i].rep, e[i].stride, &smin, &smax)) {
+            rt__obj_release(&t->obj);
+            return rt_raise(NULL, RT_ERR_ARG, fn, "datatype extent overflows an address");
+        }
         rt_aint l = d + o->lb + smin, h = d + o->lb + o->extent + smax;
         if (o->explicit_ub & MARK_LB) {
             if (!have_lb || l < mlo)
@@ -172,6 +146,11 @@ static int build(const char *fn, rt_count n, const struct ent *e, int is_struct,
             thi = th;
         have_data = 1;
     }
+    if (rt__lay_finish(t->lay)) {
+        rt__obj_release(&t->obj);
+        return rt_raise(NULL, RT_ERR_ARG, fn, "datatype size overflows an MPI_Count");
+    }
+    t->size = t->lay->size;
     if (!same_elem || t->elem_size < 0)
         t->elem_size = 0;
     if (t->basic < 0)
@@ -212,7 +191,7 @@ static int as_int(rt_count v)
 /* MPI_Type_contiguous (and _c): count copies of oldtype. */
 int rt_Type_contiguous(rt_count count, rt_type *oldtype, rt_type **newtype)
 {
-    struct ent e = {0, count, oldtype};
+    struct ent e = {0, count, oldtype, 1, 0};
     rt_type *t;
     int err = build(__func__, 1, &e, 0, &t);
     if (err)
@@ -227,14 +206,8 @@ int rt_Type_contiguous(rt_count count, rt_type *oldtype, rt_type **newtype)
 /* Common body of the vector constructors: count blocks of bl, `stride` bytes apart. */
 static int vector(const char *fn, rt_count count, rt_count bl, rt_aint stride, rt_type *old, rt_type **out)
 {
-    struct ent *e = malloc((size_t)(count ? count : 1) * sizeof *e);
-    if (!e)
-        return rt_raise(NULL, RT_ERR_NO_MEM, fn, "out of memory");
-    for (rt_count i = 0; i < count; i++)
-        e[i] = (struct ent){i * stride, bl, old};
-    int err = build(fn, count, e, 0, out);
-    free(e);
-    return err;
+    struct ent e = {0, bl, old, count, stride};
+    return build(fn, 1, &e, 0, out);
 }
 
 /* MPI_Type_vector (and _c): count blocks of blocklength elements, stride elements apart. */
@@ -289,7 +262,7 @@ static int indexed(const char *fn, rt_count count, rt_counts bls, rt_count bl, r
         return rt_raise(NULL, RT_ERR_NO_MEM, fn, "out of memory");
     for (rt_count i = 0; i < count; i++)
         e[i] = (struct ent){(rt_aint)rt_counts_get(disps, (size_t)i) * unit, bls.p ? rt_counts_get(bls, (size_t)i) : bl,
-                            types ? types[i] : old};
+                            types ? types[i] : old, 1, 0};
     int err = build(fn, count, e, is_struct, out);
     free(e);
     return err;
@@ -413,29 +386,20 @@ int rt_Type_struct(int count, const int *array_of_blocklengths, const rt_aint *a
                         (rt_counts){array_of_displacements, sizeof(rt_aint) == 8}, 1, array_of_types, NULL, newtype);
 }
 
-/* A new type with a copy of old's layout (blocks and runs) and bounds; no constructor
- * record. NULL when out of memory. */
+/* A new type sharing old's layout, with its bounds; no constructor record. NULL when out of
+ * memory. */
 rt_type *rt__type_copy_layout(const rt_type *old)
 {
     rt_type *t = (rt_type *)rt__obj_new(RT_CLASS_DATATYPE);
     if (!t)
         return NULL;
-    t->blocks = malloc((size_t)(old->nblocks ? old->nblocks : 1) * sizeof *t->blocks);
-    t->runs = malloc((size_t)(old->nruns ? old->nruns : 1) * sizeof *t->runs);
-    if (!t->blocks || !t->runs) {
-        rt__obj_release(&t->obj);
-        return NULL;
-    }
-    memcpy(t->blocks, old->blocks, (size_t)old->nblocks * sizeof *t->blocks);
-    memcpy(t->runs, old->runs, (size_t)old->nruns * sizeof *t->runs);
-    t->nblocks = old->nblocks;
-    t->nruns = old->nruns;
+    t->lay = old->lay;
+    rt__lay_retain(t->lay);
     t->size = old->size;
     t->lb = old->lb;
     t->extent = old->extent;
     t->true_lb = old->true_lb;
     t->true_extent = old->true_extent;
-    t->elements = old->elements;
     t->elem_size = old->elem_size;
     t->pair_first = old->pair_first;
     t->basic = old->basic;

@@ -4,12 +4,6 @@
 
 #include <stdlib.h>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_BIG 1
-#else
-#define HOST_BIG 0
-#endif
-
 /* Checks pos and room for n bytes in a buffer of `size`; raises (truncate) for fn on eo. */
 static int check_room(rt_obj *eo, const char *fn, rt_count pos, rt_count n, rt_count size, const char *what)
 {
@@ -63,13 +57,7 @@ int rt_Pack_size(rt_count incount, rt_type *datatype, rt_comm *comm, rt_count *s
 
 rt_count rt__type_ext_size(const rt_type *t)
 {
-    rt_count n = 0;
-    for (int i = 0; i < t->nruns; i++) {
-        if (!t->runs[i].xsz)
-            return -1;
-        n += t->runs[i].len / t->runs[i].nsz * t->runs[i].xsz;
-    }
-    return n;
+    return t->lay->xsize;
 }
 
 /* Converts count elements of t between the native packed stream (nat) and external32 (ext);
@@ -77,34 +65,7 @@ rt_count rt__type_ext_size(const rt_type *t)
 static void convert(const rt_type *t, rt_count count, unsigned char *nat, unsigned char *ext, int to_ext)
 {
     for (rt_count e = 0; e < count; e++)
-        for (int i = 0; i < t->nruns; i++) {
-            const struct rt__erun *r = &t->runs[i];
-            for (rt_count k = 0; k < r->len / r->nsz; k++, nat += r->nsz, ext += r->xsz) {
-                if (r->xsz == r->nsz) { /* same size: reverse each swap unit */
-                    unsigned char *src = to_ext ? nat : ext, *dst = to_ext ? ext : nat;
-                    for (int u = 0; u < r->nsz; u += r->swap)
-                        for (int b = 0; b < r->swap; b++)
-                            dst[u + b] = src[u + (HOST_BIG ? b : r->swap - 1 - b)];
-                    continue;
-                }
-                /* an integer narrowed to xsz bytes (long, wchar_t) */
-                if (to_ext) {
-                    uint64_t v = 0;
-                    for (int b = 0; b < r->nsz; b++)
-                        v |= (uint64_t)nat[HOST_BIG ? r->nsz - 1 - b : b] << (8 * b);
-                    for (int b = 0; b < r->xsz; b++)
-                        ext[r->xsz - 1 - b] = (unsigned char)(v >> (8 * b));
-                } else {
-                    uint64_t v = 0;
-                    for (int b = 0; b < r->xsz; b++)
-                        v |= (uint64_t)ext[r->xsz - 1 - b] << (8 * b);
-                    if (r->sign && (v >> (8 * r->xsz - 1)) & 1)
-                        v |= ~(uint64_t)0 << (8 * r->xsz);
-                    for (int b = 0; b < r->nsz; b++)
-                        nat[HOST_BIG ? r->nsz - 1 - b : b] = (unsigned char)(v >> (8 * b));
-                }
-            }
-        }
+        rt__lay_convert(t->lay, &nat, &ext, to_ext);
 }
 
 /* Checks the representation name and that t has an external32 form; raises for fn. */
