@@ -152,23 +152,13 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     uint64_t sreq = m->h.sreq;
     if (!m->large) {
         finish_recv(r, m->data, n);
-    } else if (rt__type_contig(r->type) || n == 0) {
-        int rc = m->tp->recv_large(m->src_world, m->token, n ? r->buf : NULL, (size_t)n, r);
+    } else { /* large: NULL for a non-contiguous layout, unpacked piece by piece (env.unpack) */
+        void *buf = n && rt__type_contig(r->type) ? r->buf : NULL;
+        int rc = m->tp->recv_large(m->src_world, m->token, buf, (size_t)n, r);
         if (rc == 0)
             rt__request_complete(r);
         else if (rc > 0)
             r->status.error = peer_error(rc), rt__request_complete(r);
-    } else { /* large into a non-contiguous layout: through a packed copy */
-        r->tmp = malloc((size_t)n);
-        if (!r->tmp)
-            rt__fatal("out of memory receiving a large non-contiguous message");
-        int rc = m->tp->recv_large(m->src_world, m->token, r->tmp, (size_t)n, r);
-        if (rc == 0) {
-            finish_recv(r, r->tmp, n);
-        } else if (rc > 0) {
-            r->status.error = peer_error(rc);
-            rt__request_complete(r);
-        }
     }
     free(m->data);
     free(m);
@@ -253,16 +243,23 @@ static void tp_send_done(void *sreq, int err)
         rt__request_complete(s);
 }
 
+static void tp_pack(void *sreq, uint64_t offset, size_t n, void *dst)
+{
+    rt_request *s = sreq;
+    rt__type_part(s->type, s->buf, (rt_count)offset, (rt_count)n, dst, 1);
+}
+
+static void tp_unpack(void *rreq, uint64_t offset, size_t n, const void *src)
+{
+    rt_request *r = rreq;
+    rt__type_part(r->type, r->buf, (rt_count)offset, (rt_count)n, (void *)src, 0);
+}
+
 static void tp_recv_done(void *rreq, int err)
 {
     rt_request *r = rreq;
     if (err)
         r->status.error = peer_error(err);
-    if (r->tmp && !err) {
-        rt__type_unpack(r->type, r->tmp, r->status.count, r->buf);
-    }
-    free(r->tmp);
-    r->tmp = NULL;
     rt__request_complete(r);
 }
 
@@ -302,8 +299,9 @@ static int kvs_barrier(void) { return rt__pmi_barrier(); }
 static int try_send(rt_request *r)
 {
     int dst = rt__comm_world_rank(r->comm, r->peer);
-    const void *data = r->tmp ? r->tmp : r->buf;
     rt_count n = r->tmp ? r->tmp_len : r->count * r->type->size;
+    /* NULL: a non-contiguous send the transport packs piece by piece (env.pack) */
+    const void *data = r->tmp ? r->tmp : rt__type_contig(r->type) || n == 0 ? r->buf : NULL;
     rt_msg_hdr h = {.ctx = r->comm->ctx, .src = r->comm->rank, .tag = r->tag, .len = n,
                     .flags = r->mode == RT__MODE_SYNC ? RT_MSG_SYNC : 0, .sreq = (uint64_t)(uintptr_t)r};
     int sync = r->mode == RT__MODE_SYNC;
@@ -338,7 +336,9 @@ int rt__send_start(rt_request *r)
     }
     if (r->mode == RT__MODE_BUFFERED)
         return rt__bsend_start(r);
-    if (!rt__type_contig(r->type) && r->count > 0) { /* pack: the transports move bytes */
+    int dst = rt__comm_world_rank(r->comm, r->peer);
+    if (!rt__type_contig(r->type) && r->count > 0 && !(E.tp_of && E.tp_of[dst])) {
+        /* to ourselves: a packed copy (a transport packs in place, through env.pack) */
         r->tmp_len = r->count * r->type->size;
         r->tmp = malloc((size_t)r->tmp_len);
         if (!r->tmp)
@@ -500,6 +500,7 @@ int rt__p2p_init(void)
     E.env = (rt_tp_env){.world_rank = rank, .world_size = size, .jobid = jobid ? jobid : "nojob",
                         .node_of = E.node_of, .kvs_put = kvs_put, .kvs_barrier = kvs_barrier, .kvs_get = kvs_get,
                         .incoming = tp_incoming, .send_done = tp_send_done, .recv_done = tp_recv_done,
+                        .pack = tp_pack, .unpack = tp_unpack,
                         .peer_failed = tp_peer_failed};
     static const rt_tp_ops *const candidates[] = {&rt_tp_shm};
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {

@@ -644,6 +644,9 @@ void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst)
 /* Copies `bytes` packed bytes from src into elements of t at buf (a partial last element
  * gets its first bytes). */
 void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *buf);
+/* Copies bytes [offset, offset + len) of the packed stream of count elements of t at buf to
+ * dst (to_stream: pack) or from src into the elements (unpack): a piece of a pipelined transfer. */
+void rt__type_part(const rt_type *t, void *buf, rt_count offset, rt_count len, void *stream, int to_stream);
 /* A new type sharing old's layout, with its bounds; no constructor record. NULL when out of
  * memory (type_create.c). */
 rt_type *rt__type_copy_layout(const rt_type *old);
@@ -678,6 +681,10 @@ int rt__lay_finish(struct rt__layout *l);
 char *rt__lay_pack(const struct rt__layout *l, const char *base, char *out);
 /* Unpacks at most *left bytes from *in into one element of l at base, advancing both. */
 void rt__lay_unpack(const struct rt__layout *l, char *base, const char **in, rt_count *left);
+/* Copies bytes [*skip, *skip + *len) of the packed stream of one element of l at base (*skip <
+ * l->size) to *buf (to_stream: pack) or from it (unpack), advancing *buf and consuming *skip and
+ * *len (what is left of *len continues in the next element). */
+void rt__lay_part(const struct rt__layout *l, char *base, rt_count *skip, rt_count *len, char **buf, int to_stream);
 /* Basic elements in the first `bytes` bytes (< l->size) of an element; -1 if they end inside
  * a basic element. */
 rt_count rt__lay_elements_in(const struct rt__layout *l, rt_count bytes);

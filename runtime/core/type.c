@@ -168,6 +168,20 @@ void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *bu
         rt__lay_unpack(t->lay, dst, &in, &bytes);
 }
 
+void rt__type_part(const rt_type *t, void *buf, rt_count offset, rt_count len, void *stream, int to_stream)
+{
+    char *b = buf, *s = stream;
+    if (len <= 0)
+        return;
+    if (rt__type_contig(t)) {
+        memcpy(to_stream ? s : b + offset, to_stream ? b + offset : s, (size_t)len);
+        return;
+    }
+    rt_count skip = offset % t->size;
+    for (b += offset / t->size * t->extent; len > 0; b += t->extent)
+        rt__lay_part(t->lay, b, &skip, &len, &s, to_stream);
+}
+
 void rt__type_destroy(rt_obj *o)
 {
     struct rt_type *t = (struct rt_type *)o;

@@ -229,6 +229,56 @@ void rt__lay_unpack(const struct rt__layout *l, char *base, const char **in, rt_
     }
 }
 
+/* Copies bytes [*skip, *skip + *len) of the packed stream of one element of l at base to or
+ * from *buf (to_stream: pack), advancing *buf and consuming *skip and *len. */
+static void part(const struct rt__layout *l, char *base, rt_count *skip, rt_count *len, char **buf, int to_stream)
+{
+    for (int i = 0; i < l->nitems && *len > 0; i++) {
+        const struct rt__item *x = &l->items[i];
+        int flat = !x->sub || (x->sub->dense && (x->count == 1 || x->stride == x->len));
+        rt_count total = x->count * x->len;
+        if (*skip >= total) {
+            *skip -= total;
+            continue;
+        }
+        if (flat && x->sub) { /* dense copies that touch: one run of total bytes */
+            char *p = base + x->off + x->sub->dlo + *skip;
+            rt_count n = total - *skip < *len ? total - *skip : *len;
+            memcpy(to_stream ? *buf : p, to_stream ? p : *buf, (size_t)n);
+            *buf += n, *len -= n, *skip = 0;
+            continue;
+        }
+        rt_count k = *skip / x->len;
+        *skip -= k * x->len;
+        char *p = base + x->off + k * x->stride;
+        if (!flat) { /* copies of a sub-layout: the first may start inside */
+            for (; k < x->count && *len > 0; k++, p += x->stride)
+                part(x->sub, p, skip, len, buf, to_stream);
+            continue;
+        }
+        if (*skip) { /* the rest of a run begun in an earlier part */
+            rt_count n = x->len - *skip < *len ? x->len - *skip : *len;
+            memcpy(to_stream ? *buf : p + *skip, to_stream ? p + *skip : *buf, (size_t)n);
+            *buf += n, *len -= n, *skip = 0, k++, p += x->stride;
+        }
+        rt_count whole = *len / x->len < x->count - k ? *len / x->len : x->count - k;
+        if (to_stream)
+            copy_runs(*buf, x->len, p, x->stride, whole, x->len);
+        else
+            copy_runs(p, x->stride, *buf, x->len, whole, x->len);
+        *buf += whole * x->len, *len -= whole * x->len, k += whole, p += whole * x->stride;
+        if (*len > 0 && k < x->count) { /* the first bytes of one more run */
+            memcpy(to_stream ? *buf : p, to_stream ? p : *buf, (size_t)*len);
+            *buf += *len, *len = 0;
+        }
+    }
+}
+
+void rt__lay_part(const struct rt__layout *l, char *base, rt_count *skip, rt_count *len, char **buf, int to_stream)
+{
+    part(l, base, skip, len, buf, to_stream);
+}
+
 rt_count rt__lay_elements_in(const struct rt__layout *l, rt_count bytes)
 {
     rt_count n = 0;

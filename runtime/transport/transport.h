@@ -45,6 +45,14 @@ typedef struct rt_tp_env {
     void (*send_done)(void *sreq, int err);
     /* A recv_large finished: the bytes are in place. */
     void (*recv_done)(void *rreq, int err);
+    /* Writes bytes [offset, offset + n) of the payload of send sreq to dst: how a transport
+     * reads a send given with data == NULL (a non-contiguous one, packed piece by piece
+     * straight into the transport's buffers). sreq stays valid until the send completes. */
+    void (*pack)(void *sreq, uint64_t offset, size_t n, void *dst);
+    /* Writes n bytes at src to bytes [offset, offset + n) of the payload of receive rreq: how
+     * a transport delivers a recv_large given with buf == NULL and n > 0 (a non-contiguous
+     * receive, unpacked piece by piece from the transport's buffers). */
+    void (*unpack)(void *rreq, uint64_t offset, size_t n, const void *src);
     /* The peer world rank is gone (its connection or process died). The transport first
      * completes what it holds for that peer (send_done / recv_done with
      * RT_ERR_PROC_ABORTED), then calls this once; the engine fails what it holds. */
@@ -69,12 +77,14 @@ typedef struct rt_tp_ops {
     int (*reaches)(int r);
     /* Sends h and n = h->len payload bytes to world rank dst. n <= eager_max: copied before
      * returning 0, or RT_TP_AGAIN. Larger: RT_TP_PENDING, the buffer is read later and
-     * send_done(sreq) reports completion; or RT_TP_AGAIN. Order between two ranks on one
+     * send_done(sreq) reports completion; or RT_TP_AGAIN. data == NULL with n > 0: the
+     * payload is read through env->pack(sreq, ...) instead, at the same times. Order between two ranks on one
      * transport is preserved (the non-overtaking rule relies on it). */
     int (*send)(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
     /* Receives the payload of large message `token` from src into buf (n bytes; n may be
-     * less than h->len when the receive truncates: the rest is discarded; buf NULL drops
-     * all). Returns 0 if done now, RT_TP_PENDING (then recv_done(rreq)), or an error. */
+     * less than h->len when the receive truncates: the rest is discarded; n == 0 drops
+     * all; buf NULL with n > 0: through env->unpack(rreq, ...)). Returns 0 if done now,
+     * RT_TP_PENDING (then recv_done(rreq)), or an error. */
     int (*recv_large)(int src, uint64_t token, void *buf, size_t n, void *rreq);
     /* Handles arrivals and pending transfers; returns how many events it handled. */
     int (*progress)(void);

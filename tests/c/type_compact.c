@@ -15,18 +15,19 @@
 struct tm {
     MPI_Aint off;
     int size;
+    MPI_Datatype type; /* the predefined type of this basic element */
 };
 static struct tm *tmv;
 static int ntm, captm;
 
-static void push(MPI_Aint off, int size)
+static void push(MPI_Aint off, int size, MPI_Datatype type)
 {
     if (ntm == captm) {
         captm = captm ? 2 * captm : 256;
         tmv = realloc(tmv, (size_t)captm * sizeof *tmv);
         CHECK(tmv, "out of memory");
     }
-    tmv[ntm++] = (struct tm){off, size};
+    tmv[ntm++] = (struct tm){off, size, type};
 }
 
 static MPI_Aint extent_of(MPI_Datatype t)
@@ -44,7 +45,7 @@ static void walk(MPI_Datatype t, MPI_Aint base)
     if (comb == MPI_COMBINER_NAMED) {
         int sz;
         MPI_Type_size(t, &sz);
-        push(base, sz);
+        push(base, sz, t);
         return;
     }
     int ints[64];
@@ -95,6 +96,45 @@ static void walk(MPI_Datatype t, MPI_Aint base)
         if (cc != MPI_COMBINER_NAMED)
             MPI_Type_free(&types[i]);
     }
+}
+
+/* A new type built by calling t's constructor again with what MPI_Type_get_contents returns
+ * (its inner types rebuilt the same way): it must be an equal type. */
+static MPI_Datatype rebuild(MPI_Datatype t)
+{
+    int ni, na, nd, comb;
+    MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+    if (comb == MPI_COMBINER_NAMED)
+        return t;
+    int ints[64];
+    MPI_Aint addrs[64];
+    MPI_Datatype types[64], inner[64], r = MPI_DATATYPE_NULL;
+    CHECK_SUCCESS(MPI_Type_get_contents(t, ni, na, nd, ints, addrs, types));
+    for (int i = 0; i < nd; i++)
+        inner[i] = rebuild(types[i]);
+    int n = ints[0];
+    switch (comb) {
+    case MPI_COMBINER_CONTIGUOUS: MPI_Type_contiguous(n, inner[0], &r); break;
+    case MPI_COMBINER_VECTOR: MPI_Type_vector(n, ints[1], ints[2], inner[0], &r); break;
+    case MPI_COMBINER_HVECTOR: MPI_Type_create_hvector(n, ints[1], addrs[0], inner[0], &r); break;
+    case MPI_COMBINER_INDEXED: MPI_Type_indexed(n, ints + 1, ints + 1 + n, inner[0], &r); break;
+    case MPI_COMBINER_HINDEXED: MPI_Type_create_hindexed(n, ints + 1, addrs, inner[0], &r); break;
+    case MPI_COMBINER_INDEXED_BLOCK: MPI_Type_create_indexed_block(n, ints[1], ints + 2, inner[0], &r); break;
+    case MPI_COMBINER_HINDEXED_BLOCK: MPI_Type_create_hindexed_block(n, ints[1], addrs, inner[0], &r); break;
+    case MPI_COMBINER_STRUCT: MPI_Type_create_struct(n, ints + 1, addrs, inner, &r); break;
+    case MPI_COMBINER_RESIZED: MPI_Type_create_resized(inner[0], addrs[0], addrs[1], &r); break;
+    case MPI_COMBINER_DUP: MPI_Type_dup(inner[0], &r); break;
+    default: CHECK(0, "combiner %d not rebuilt", comb);
+    }
+    for (int i = 0; i < nd; i++) {
+        int c, x;
+        MPI_Type_get_envelope(types[i], &x, &x, &x, &c);
+        if (c != MPI_COMBINER_NAMED) {
+            MPI_Type_free(&types[i]);
+            MPI_Type_free(&inner[i]);
+        }
+    }
+    return r;
 }
 
 /* ------------------------------------------------------------ random nested types */
@@ -243,6 +283,23 @@ static void check_type(int iter, MPI_Datatype t, int count, int me, int np)
     CHECK(pos == total, "iter %d: MPI_Pack wrote %d bytes, expected %ld", iter, pos, (long)total);
     for (MPI_Aint i = 0; i < total; i++)
         CHECK(packed[i] == ref[i], "iter %d: packed byte %ld = %d, expected %d", iter, (long)i, packed[i], ref[i]);
+
+    /* the type rebuilt from its contents: same bounds, same packed bytes */
+    MPI_Datatype again = rebuild(t);
+    MPI_Aint lb2, ext2, tlb, text, tlb2, text2;
+    int size2;
+    CHECK_SUCCESS(MPI_Type_commit(&again));
+    MPI_Type_size(again, &size2);
+    MPI_Type_get_extent(again, &lb2, &ext2);
+    MPI_Type_get_true_extent(t, &tlb, &text);
+    MPI_Type_get_true_extent(again, &tlb2, &text2);
+    CHECK(size2 == size && lb2 == lb && ext2 == ext && tlb2 == tlb && text2 == text,
+          "iter %d: rebuilt type differs: size %d/%d lb %ld/%ld extent %ld/%ld true %ld+%ld/%ld+%ld", iter, size2,
+          size, (long)lb2, (long)lb, (long)ext2, (long)ext, (long)tlb2, (long)text2, (long)tlb, (long)text);
+    pos = 0;
+    CHECK_SUCCESS(MPI_Pack(base, count, again, packed, (int)total + 1, &pos, MPI_COMM_SELF));
+    CHECK(pos == total && memcmp(packed, ref, (size_t)total) == 0, "iter %d: rebuilt type packs otherwise", iter);
+    MPI_Type_free(&again);
     memset(back, 0, span);
     pos = 0;
     CHECK_SUCCESS(MPI_Unpack(packed, (int)total, &pos, bback, count, t, MPI_COMM_SELF));
@@ -289,11 +346,65 @@ static void check_type(int iter, MPI_Datatype t, int count, int me, int np)
             CHECK(bback[tmv[i].off + b] == (char)w, "iter %d: received element %d byte %d wrong", iter, i, b);
         }
     }
+    /* a type-compatible but different layout: every basic element in its own 16-byte slot,
+     * in reverse order, as one struct */
+    int *ones = malloc((size_t)ntm * sizeof *ones);
+    MPI_Aint *slot = malloc((size_t)ntm * sizeof *slot);
+    MPI_Datatype *bt = malloc((size_t)ntm * sizeof *bt), rev;
+    char *slots = calloc((size_t)ntm, 16);
+    CHECK(ones && slot && bt && slots, "out of memory");
+    for (int i = 0; i < ntm; i++)
+        ones[i] = 1, slot[i] = (MPI_Aint)(ntm - 1 - i) * 16, bt[i] = tmv[i].type;
+    CHECK_SUCCESS(MPI_Type_create_struct(ntm, ones, slot, bt, &rev));
+    CHECK_SUCCESS(MPI_Type_commit(&rev));
+    CHECK_SUCCESS(MPI_Isend(base, count, t, peer, iter, MPI_COMM_WORLD, &rq));
+    CHECK_SUCCESS(MPI_Recv(slots, 1, rev, from, iter, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_SUCCESS(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    for (int i = 0, q = 0; i < ntm; q += tmv[i].size, i++)
+        CHECK(memcmp(slots + (ntm - 1 - i) * 16, ref + q, (size_t)tmv[i].size) == 0,
+              "iter %d: element %d received into the reversed struct differs", iter, i);
+    MPI_Type_free(&rev);
+    free(ones), free(slot), free(bt), free(slots);
+
     MPI_Status s2 = st; /* MPI_ERROR too: the calls read the whole status */
     CHECK_SUCCESS(MPI_Status_set_elements(&s2, t, elems));
     CHECK_SUCCESS(MPI_Get_elements(&s2, t, &got));
     CHECK(got == elems, "iter %d: MPI_Status_set_elements(%d) read back as %d", iter, elems, got);
     free(mem), free(back), free(want), free(packed), free(ref), free(ext32), free(ext_ref);
+}
+
+/* Many elements of t (over a MiB of data: the rendezvous path, in pipelined pieces) sent typed
+ * and received packed, then sent packed and received typed, against MPI_Pack / MPI_Unpack. */
+static void check_large(int iter, MPI_Datatype t, int me, int np)
+{
+    int size, count, pos = 0;
+    MPI_Aint lb, ext, tlb, text;
+    MPI_Type_size(t, &size);
+    MPI_Type_get_extent(t, &lb, &ext);
+    MPI_Type_get_true_extent(t, &tlb, &text);
+    count = (1 << 20) / size + 1 + rnd(1000);
+    size_t span = (size_t)(text + (MPI_Aint)(count - 1) * ext), total = (size_t)size * (size_t)count;
+    char *mem = malloc(span), *back = calloc(1, span), *want = calloc(1, span), *ref = malloc(total),
+         *got = malloc(total);
+    CHECK(mem && back && want && ref && got, "out of memory");
+    for (size_t i = 0; i < span; i++)
+        mem[i] = (char)(i * 13 + (size_t)iter);
+    char *base = mem - tlb;
+    CHECK_SUCCESS(MPI_Pack(base, count, t, ref, (int)total, &pos, MPI_COMM_SELF));
+    pos = 0;
+    CHECK_SUCCESS(MPI_Unpack(ref, (int)total, &pos, want - tlb, count, t, MPI_COMM_SELF));
+    int peer = (me + 1) % np, from = (me + np - 1) % np;
+    MPI_Request rq;
+    CHECK_SUCCESS(MPI_Isend(base, count, t, peer, iter, MPI_COMM_WORLD, &rq));
+    CHECK_SUCCESS(MPI_Recv(got, (int)total, MPI_BYTE, from, iter, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_SUCCESS(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    for (size_t i = 0; i < total; i++)
+        CHECK(got[i] == ref[i], "large %d: %d elements, received byte %zu of %zu wrong", iter, count, i, total);
+    CHECK_SUCCESS(MPI_Isend(ref, (int)total, MPI_BYTE, peer, iter, MPI_COMM_WORLD, &rq));
+    CHECK_SUCCESS(MPI_Recv(back - tlb, count, t, from, iter, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_SUCCESS(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    CHECK(memcmp(back, want, span) == 0, "large %d: typed receive of %d elements differs", iter, count);
+    free(mem), free(back), free(want), free(ref), free(got);
 }
 
 static long max_rss_kb(void)
@@ -365,6 +476,20 @@ int main(int argc, char **argv)
         CHECK_SUCCESS(MPI_Type_commit(&t));
         check_type(iter, t, 1 + rnd(3), me, np);
         MPI_Type_free(&t);
+    }
+    for (int iter = 0; iter < 24; iter++) { /* large messages of random types */
+        rng = 777u + (unsigned)iter * 104729u;
+        int marked;
+        MPI_Datatype t = gen(2 + iter % 3, &marked);
+        MPI_Datatype c;
+        CHECK_SUCCESS(MPI_Type_contiguous(1, t, &c)); /* never a predefined one */
+        int n, comb;
+        MPI_Type_get_envelope(t, &n, &n, &n, &comb);
+        if (comb != MPI_COMBINER_NAMED)
+            MPI_Type_free(&t);
+        CHECK_SUCCESS(MPI_Type_commit(&c));
+        check_large(iter, c, me, np);
+        MPI_Type_free(&c);
     }
     free(tmv);
     MPI_Finalize();

@@ -1,5 +1,6 @@
 /* shm_large.c — recv_large: one copy from the sender's memory with process_vm_readv and a
- * FIN back, or (CMA not permitted or disabled) a CTS asking the sender to pipeline DATA. */
+ * FIN back, or (CMA not permitted or disabled, or a side not contiguous) a CTS asking the
+ * sender to pipeline DATA. */
 #include "shm.h"
 
 #include <errno.h>
@@ -20,13 +21,12 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
     pe = &shm_g.peer[p];
     if (n > m->len)
         n = m->len;
-    if (!buf)
-        n = 0;
+
     if (pe->dead) {
         shm_pool_put(&shm_g.recvs, m);
         return RT_ERR_PROC_ABORTED;
     }
-    if (n > 0 && shm_g.cma) {
+    if (n > 0 && shm_g.cma && m->addr && buf) { /* else a side packs or unpacks: the pipeline */
         rc = shm_cma_read(pe->pid, buf, m->addr, n);
         if (rc == -EPERM || rc == -ENOSYS || rc == -EACCES)
             shm_g.cma = 0; /* not permitted here: the pipeline from now on */

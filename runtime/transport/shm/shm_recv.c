@@ -43,7 +43,10 @@ static void on_data(int p, const struct shm_rec *r)
     if (!m || !m->active || m->peer != p || r->b > m->n || r->c > m->n - r->b ||
         r->c > r->bytes - SHM_LINE)
         return;
-    memcpy(m->buf + r->b, r + 1, r->c);
+    if (m->buf)
+        memcpy(m->buf + r->b, r + 1, r->c);
+    else
+        shm_g.env->unpack(m->rreq, r->b, r->c, r + 1);
     m->got += r->c;
     if (m->got < m->n)
         return;

@@ -32,8 +32,10 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
         r->a = n;
         r->b = r->c = 0;
         r->h = *h;
-        if (n)
+        if (n && data)
             memcpy(r + 1, data, n);
+        else if (n)
+            shm_g.env->pack(sreq, 0, n, r + 1);
         shm_ring_commit(&pe->out);
         shm_bell_ring(pe->slot);
         return 0;
@@ -52,7 +54,7 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     s->len = n;
     r->type = SHM_RTS;
     r->bytes = SHM_LINE;
-    r->a = (uint64_t)(uintptr_t)data;
+    r->a = (uint64_t)(uintptr_t)data; /* 0: packed piece by piece, through the pipeline */
     r->b = n;
     r->c = token;
     r->h = *h;
@@ -92,7 +94,10 @@ static int chunk(struct shm_peer *pe, struct shm_send *s)
     r->a = s->rtoken;
     r->b = s->off;
     r->c = n;
-    memcpy(r + 1, s->buf + s->off, n);
+    if (s->buf)
+        memcpy(r + 1, s->buf + s->off, n);
+    else
+        shm_g.env->pack(s->sreq, s->off, n, r + 1);
     shm_ring_commit(&pe->out);
     s->off += n;
     return 1;
