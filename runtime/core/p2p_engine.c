@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nodemap.h"
 #include "pmi.h"
 
 /* The engine's state; part of the runtime state a lock will guard (see rt__global). */
@@ -447,13 +448,11 @@ void rt__wait_until(int (*done)(void *), void *arg)
 
 /* ------------------------------------------------------------ set-up */
 
-/* The node of every world rank: ranks that published the same host name share one. */
-static int find_nodes(int size, int rank)
+/* The node of every world rank from the host names all ranks publish: one PMI get per rank,
+ * so O(size^2) requests per node; only when the launcher gave no usable node map. */
+static int exchange_hosts(int size, int rank)
 {
     char key[32], host[256], other[256];
-    E.node_of = calloc((size_t)size, sizeof *E.node_of);
-    if (!E.node_of)
-        return RT_ERR_NO_MEM;
     if (gethostname(host, sizeof host) != 0)
         strcpy(host, "localhost");
     host[sizeof host - 1] = '\0';
@@ -482,6 +481,29 @@ static int find_nodes(int size, int rank)
     }
     free(names);
     return RT_SUCCESS;
+}
+
+/* The node of every world rank: from the launcher's PMI_process_mapping (one get), else by
+ * exchanging host names. The value is the same for every rank, so all take the same path
+ * (the exchange has a barrier). SWITCHYARD_DEBUG=nodemap: rank 0 says which on stderr. */
+static int find_nodes(int size, int rank)
+{
+    E.node_of = calloc((size_t)size, sizeof *E.node_of);
+    if (!E.node_of)
+        return RT_ERR_NO_MEM;
+    size_t kmax, vmax;
+    rt__pmi_limits(&kmax, &vmax);
+    char *map = malloc(vmax + 1);
+    if (!map)
+        return RT_ERR_NO_MEM;
+    int from_launcher = rt__pmi_get(RT_NODEMAP_KEY, map, vmax + 1) == 0 &&
+                        rt__nodemap_parse(map, size, E.node_of) == 0;
+    const char *dbg = getenv("SWITCHYARD_DEBUG");
+    if (rank == 0 && dbg && strstr(dbg, "nodemap"))
+        fprintf(stderr, "switchyard: node map of %d ranks %s\n", size,
+                from_launcher ? "from " RT_NODEMAP_KEY : "from the host name exchange");
+    free(map);
+    return from_launcher ? RT_SUCCESS : exchange_hosts(size, rank);
 }
 
 int rt__p2p_init(void)

@@ -20,6 +20,16 @@ static void ensure_std_fds(void)
             _exit(MX_EXIT_LAUNCH);
 }
 
+/* The node map in the job's key/value space, under the key and in the format of MPICH's Hydra
+ * (PMI_process_mapping = "(vector,(start node,nodes,ranks per node),...)"), so that ranks
+ * need not exchange host names: every rank runs on this machine, node 0. */
+static int publish_node_map(struct mx_job *job)
+{
+    char map[64];
+    snprintf(map, sizeof map, "(vector,(0,1,%d))", job->n);
+    return mx_kvs_put(job->kvs, "PMI_process_mapping", map);
+}
+
 static int setup(struct mx_job *job, sigset_t *old_mask)
 {
     sigset_t block;
@@ -40,6 +50,10 @@ static int setup(struct mx_job *job, sigset_t *old_mask)
         return -1;
     }
     snprintf(job->kvsname, sizeof job->kvsname, "kvs_%s", job->jobid);
+    if (publish_node_map(job) < 0) {
+        fprintf(stderr, "mpiexec: out of memory\n");
+        return -1;
+    }
     job->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     sigemptyset(&block);
     sigaddset(&block, SIGCHLD);
