@@ -498,6 +498,13 @@ static int find_nodes(int size, int rank)
         return RT_ERR_NO_MEM;
     int from_launcher = rt__pmi_get(RT_NODEMAP_KEY, map, vmax + 1) == 0 &&
                         rt__nodemap_parse(map, size, E.node_of) == 0;
+    /* Only shared memory exists yet (no tcp transport): a map naming several nodes, such as
+     * Hydra's for -hosts a,b with its fork launcher on this one machine, is settled by the host
+     * names, which put ranks that really share a machine together. Every rank reads the same
+     * value, so all of them choose the same path. */
+    for (int r = 1; from_launcher && r < size; r++)
+        if (E.node_of[r] != E.node_of[0])
+            from_launcher = 0;
     const char *dbg = getenv("SWITCHYARD_DEBUG");
     if (rank == 0 && dbg && strstr(dbg, "nodemap"))
         fprintf(stderr, "switchyard: node map of %d ranks %s\n", size,

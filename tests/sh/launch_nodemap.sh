@@ -34,3 +34,11 @@ timeout 60 "$HYDRA" -verbose -n 4 "$TMP/nodes" >"$TMP/trace" 2>&1 || fail "nodes
 grep -q 'key=PMI_process_mapping' "$TMP/trace" || fail "Hydra's trace shows no get of PMI_process_mapping"
 ! grep -q 'sy-host-' "$TMP/trace" || fail "the ranks exchanged host names under Hydra: $(grep -m3 sy-host- "$TMP/trace")"
 echo "under Hydra too: one get of PMI_process_mapping, no host names"
+
+# Hydra's fork launcher with made-up host names maps the ranks to 2 nodes that are this one
+# machine: with only shared memory, the host names decide (the job runs, all on one node)
+out=$(SWITCHYARD_DEBUG=nodemap timeout 60 "$HYDRA" -launcher fork -hosts a,b -n 3 "$TMP/nodes" 2>&1) ||
+    fail "nodes under Hydra -hosts a,b: $out"
+case $out in *"switchyard: node map of 3 ranks from the host name exchange"*"nodes ok: 3 ranks"*) ;;
+*) fail "under Hydra -hosts a,b, a node map of 2 nodes was taken: $out" ;; esac
+echo "a launcher's map of several nodes on this machine is settled by the host names"
