@@ -3,7 +3,7 @@
 import dataclasses
 
 import cdecl
-from emit_runtime import ERRHANDLER_OBJECT_CLASSES
+from emit_runtime import ERRHANDLER_OBJECT_CLASSES, rt_name
 
 # Runtime error class for an invalid handle of each class.
 HANDLE_ERR = {'comm': 'RT_ERR_COMM', 'group': 'RT_ERR_GROUP', 'datatype': 'RT_ERR_TYPE', 'request': 'RT_ERR_REQUEST',
@@ -182,7 +182,10 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         if p.max_length:  # the face's own limit (the runtime's is the standard ABI's)
             pre.append('rc_ = fs_check_strlen(%s, FN, "%s", %s, %s, "%s", %s); if (rc_) goto out;'
                        % (errobj, n, n, p.max_length, p.max_length, MAX_LENGTH_ERR.get(p.max_length, 'RT_ERR_ARG')))
-        args.append(n)
+        if p.dir == 'out' and isinstance(p.length, str) and p.length.startswith('MPI_MAX_'):
+            _string_out(proc, p, params, decls, args, post)
+        else:
+            args.append(n)
     elif cls in ('string_array', 'string_2darray', 'argv'):
         args.append(n)
     elif cls == 'status':
@@ -201,6 +204,25 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         args.append(n)
     else:  # numbers: int, aint, offset, count, double
         _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj)
+
+
+def _string_out(proc, p, params, decls, args, post):
+    """An OUT string of length MPI_MAX_X: the runtime writes up to its own RT_MAX_X (the
+    standard ABI's value), the face's MPI_MAX_X may be smaller (MPICH's MPI_MAX_PROCESSOR_NAME
+    is 128, the runtime's 256). So the runtime writes into a buffer of its size, and the face
+    copies at most MPI_MAX_X - 1 characters of it out; the procedure's OUT STRING_LENGTH, if
+    any, becomes the length copied."""
+    n, a = p.name, 'a_' + p.name
+    strings = [q for q in params if q.kind.cls == 'string' and q.dir == 'out' and isinstance(q.length, str)
+               and q.length.startswith('MPI_MAX_')]
+    lengths = [q for q in params if q.kind.name == 'STRING_LENGTH' and q.dir == 'out']
+    if len(strings) != 1 or len(lengths) > 1:
+        raise ValueError('%s: %d OUT strings of an MPI_MAX_ length and %d OUT STRING_LENGTHs: which length is whose?'
+                         % (proc.name, len(strings), len(lengths)))
+    decls.append('char %s[%s];' % (a, rt_name(p.length)))
+    args.append(a)
+    copy = 'fs_string_out(%s, %s, %s)' % (n, a, p.length)
+    post.append('*%s = %s;' % (lengths[0].name, copy) if lengths else '(void)%s;' % copy)
 
 
 def _length(p, names):

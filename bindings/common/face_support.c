@@ -163,6 +163,15 @@ int fs_check_strlen(rt_obj *eo, const char *fn, const char *arg, const char *s, 
                     arg, s, strlen(s), maxname, max - 1);
 }
 
+int fs_string_out(char *dst, const char *src, int max)
+{
+    size_t n = max > 0 ? strnlen(src, (size_t)max - 1) : 0;
+    memcpy(dst, src, n);
+    if (max > 0)
+        dst[n] = '\0';
+    return (int)n;
+}
+
 void fs_contents_ints_out(rt_type *t, int *ints, int n, int (*order_out)(int), int (*darg_out)(int))
 {
     rt_count ni = 0, na = 0, nl = 0, nd = 0;

@@ -42,6 +42,11 @@ int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag
 int fs_check_strlen(rt_obj *eo, const char *fn, const char *arg, const char *s, int max, const char *maxname,
                     int errcls);
 
+/* Copies the runtime's OUT string src into the user's dst of the face's limit max (the
+ * value of the face's MPI_MAX_ constant): at most max - 1 characters and a NUL. Returns the
+ * number of characters copied (the face's resultlen). */
+int fs_string_out(char *dst, const char *src, int max);
+
 /* Integer handles of user objects, shared by both C faces and Fortran (MPICH's encoding:
  * bits 30-31 kind 3, 26-29 object class, 22-25 subkind, low 22 bits the table index). */
 int32_t fs_user_int_handle(const rt_obj *o);

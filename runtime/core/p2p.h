@@ -50,6 +50,11 @@ void rt__deliver(rt_request *r, struct rt__umsg *m);
 /* The first unexpected message matching (ctx, source, tag) on comm (wildcards allowed);
  * take = 1 removes it from the queue. NULL if none. */
 struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take);
+/* For source MPI_ANY_SOURCE, the first rank of comm's group (remote group for inter-
+ * communicators) whose process has failed (the transports' peer_failed); for a rank, that
+ * rank if its process has failed; else -1. Receives and blocking probes for source on comm
+ * that no queued message matches then fail instead of waiting (docs/internals.md). */
+int rt__failed_peer(const rt_comm *comm, int source);
 /* Removes receive r from the posted queue (MPI_Cancel): 1 if it was there. */
 int rt__posted_cancel(rt_request *r);
 /* Removes send r from the queue of sends waiting for room: 1 if it was there. */

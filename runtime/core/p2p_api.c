@@ -49,7 +49,10 @@ static int blocking(int kind, int mode, const void *buf, rt_count count, rt_type
 {
     rt_request *r = NULL;
     int err = istart(kind, mode, buf, count, type, peer, tag, comm, &r, fn);
-    return err ? err : rt__request_wait(&r, status, fn);
+    if (err)
+        return err;
+    r->blocking = 1;
+    return rt__request_wait(&r, status, fn);
 }
 
 /* A persistent request, created inactive. */
@@ -158,7 +161,10 @@ int rt_Sendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype, int 
     rt_request *c = NULL;
     int err = isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                         comm, &c, NULL, __func__);
-    return err ? err : rt__request_wait(&c, status, __func__);
+    if (err)
+        return err;
+    c->blocking = 1;
+    return rt__request_wait(&c, status, __func__);
 }
 
 /* MPI_Isendrecv (MPI-4). */
@@ -189,7 +195,10 @@ int rt_Sendrecv_replace(void *buf, rt_count count, rt_type *datatype, int dest, 
 {
     rt_request *c = NULL;
     int err = rt_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &c);
-    return err ? err : rt__request_wait(&c, status, __func__);
+    if (err)
+        return err;
+    c->blocking = 1;
+    return rt__request_wait(&c, status, __func__);
 }
 
 /* ------------------------------------------------------------ probes */
@@ -206,12 +215,31 @@ static void proc_null_status(rt_status *status)
         *status = (rt_status){.source = RT_PROC_NULL, .tag = RT_ANY_TAG};
 }
 
-struct probe { int ctx, source, tag; };
+struct probe { const rt_comm *comm; int source, tag; };
 
+/* A matching message is queued, or none can come for sure: the source (or, for
+ * MPI_ANY_SOURCE, a process of the communicator) failed (rt__failed_peer). */
 static int probe_found(void *arg)
 {
     const struct probe *p = arg;
-    return rt__unexpected_find(p->ctx, p->source, p->tag, 0) != NULL;
+    return rt__unexpected_find(p->comm->ctx, p->source, p->tag, 0) != NULL ||
+           rt__failed_peer(p->comm, p->source) >= 0;
+}
+
+/* Blocks until a message matching (source, tag) is queued on comm: RT_SUCCESS, or, when the
+ * process it could come from failed first, MPIX_ERR_PROC_FAILED raised naming fn. */
+static int probe_wait(rt_comm *comm, int source, int tag, const char *fn)
+{
+    struct probe p = {comm, source, tag};
+    rt__wait_until(probe_found, &p);
+    if (rt__unexpected_find(comm->ctx, source, tag, 0))
+        return RT_SUCCESS;
+    int lost = rt__failed_peer(comm, source);
+    if (source == RT_ANY_SOURCE)
+        return rt_raise((rt_obj *)comm, RT_X_ERR_PROC_FAILED, fn,
+                        "no message for the MPI_ANY_SOURCE probe: rank %d of its communicator has failed", lost);
+    return rt_raise((rt_obj *)comm, RT_X_ERR_PROC_FAILED, fn,
+                    "no message from rank %d can come: that process has failed", lost);
 }
 
 /* MPI_Iprobe. */
@@ -237,8 +265,9 @@ int rt_Probe(int source, int tag, rt_comm *comm, rt_status *status)
         proc_null_status(status);
         return RT_SUCCESS;
     }
-    struct probe p = {comm->ctx, source, tag};
-    rt__wait_until(probe_found, &p);
+    int err = probe_wait(comm, source, tag, __func__);
+    if (err)
+        return err;
     probe_status(rt__unexpected_find(comm->ctx, source, tag, 0), status);
     return RT_SUCCESS;
 }
@@ -280,8 +309,9 @@ int rt_Improbe(int source, int tag, rt_comm *comm, int *flag, rt_message **messa
 int rt_Mprobe(int source, int tag, rt_comm *comm, rt_message **message, rt_status *status)
 {
     if (source != RT_PROC_NULL) {
-        struct probe p = {comm->ctx, source, tag};
-        rt__wait_until(probe_found, &p);
+        int err = probe_wait(comm, source, tag, __func__);
+        if (err)
+            return err;
     }
     return take_message(comm, source, tag, message, status, __func__);
 }

@@ -22,6 +22,7 @@ static struct {
     const rt_tp_ops **tp_of;                /* tp_of[world rank]: its transport (NULL: self) */
     int *node_of;
     unsigned char *failed;                  /* failed[world rank]: reported by peer_failed */
+    int nfailed;                            /* how many are */
     const rt_tp_ops *active[2];             /* transports in use */
     int nactive;
     rt_tp_env env;
@@ -264,20 +265,52 @@ static void tp_recv_done(void *rreq, int err)
     rt__request_complete(r);
 }
 
+int rt__failed_peer(const rt_comm *comm, int source)
+{
+    if (!E.nfailed || source == RT_PROC_NULL)
+        return -1;
+    if (source != RT_ANY_SOURCE)
+        return E.failed[rt__comm_world_rank(comm, source)] ? source : -1;
+    int n = comm->remote_size > 0 ? comm->remote_size : comm->size;
+    for (int r = 0; r < n; r++)
+        if (E.failed[rt__comm_world_rank(comm, r)])
+            return r;
+    return -1;
+}
+
+/* Fails MPI_ANY_SOURCE receive r because rank lost of its communicator failed (ULFM's
+ * MPIX_ERR_PROC_FAILED_PENDING; a blocking call reports MPIX_ERR_PROC_FAILED). */
+static void fail_any_source(rt_request *r, int lost)
+{
+    r->lost = lost;
+    r->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG, .error = RT_X_ERR_PROC_FAILED_PENDING};
+    rt__request_complete(r);
+}
+
 static void tp_peer_failed(int rank)
 {
     /* Receives posted for that peer and sends queued to it fail, and so will those started
      * later (rt__recv_start; the transports refuse sends): under the default error handler
      * the job ends (mpiexec tears it down anyway unless -disable-auto-cleanup), under
-     * MPI_ERRORS_RETURN the calls return MPIX_ERR_PROC_FAILED. */
-    if (E.failed)
-        E.failed[rank] = 1;
+     * MPI_ERRORS_RETURN the calls return MPIX_ERR_PROC_FAILED. Posted MPI_ANY_SOURCE
+     * receives on a communicator whose (remote) group holds that peer fail too, as ULFM's
+     * MPIX_ERR_PROC_FAILED_PENDING: the message they wait for may never come. */
+    if (!E.failed || E.failed[rank])
+        return;
+    E.failed[rank] = 1;
+    E.nfailed++;
     for (rt_request *r = E.posted, *n; r; r = n) {
         n = r->next;
         if (r->peer != RT_ANY_SOURCE && rt__comm_world_rank(r->comm, r->peer) == rank) {
             queue_remove(&E.posted, &E.posted_tail, r);
             r->status.error = RT_X_ERR_PROC_FAILED;
             rt__request_complete(r);
+        } else if (r->peer == RT_ANY_SOURCE) {
+            int lost = rt__failed_peer(r->comm, RT_ANY_SOURCE);
+            if (lost >= 0) {
+                queue_remove(&E.posted, &E.posted_tail, r);
+                fail_any_source(r, lost);
+            }
         }
     }
     for (rt_request *r = E.pending, *n; r; r = n) {
@@ -365,6 +398,8 @@ int rt__recv_start(rt_request *r)
     } else if (r->peer != RT_ANY_SOURCE && E.failed && E.failed[rt__comm_world_rank(r->comm, r->peer)]) {
         r->status.error = RT_X_ERR_PROC_FAILED; /* nothing more can come from it */
         rt__request_complete(r);
+    } else if (r->peer == RT_ANY_SOURCE && rt__failed_peer(r->comm, RT_ANY_SOURCE) >= 0) {
+        fail_any_source(r, rt__failed_peer(r->comm, RT_ANY_SOURCE)); /* as if posted before the failure */
     } else {
         queue_append(&E.posted, &E.posted_tail, r);
     }
@@ -572,6 +607,7 @@ void rt__p2p_finalize(void)
     free(E.node_of);
     free(E.failed);
     E.failed = NULL;
+    E.nfailed = 0;
     E.tp_of = NULL;
     E.node_of = NULL;
 }

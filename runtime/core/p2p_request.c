@@ -91,14 +91,21 @@ static const rt_request *failed_part(const rt_request *r)
     return r->sub[1] ? r->sub[1] : r;
 }
 
+/* The error class part x of completed request r reports: an MPI_ANY_SOURCE receive failed
+ * by a process failure is MPIX_ERR_PROC_FAILED_PENDING, or MPIX_ERR_PROC_FAILED when r was
+ * started by a blocking call (ULFM). */
+static int error_of(const rt_request *r, const rt_request *x)
+{
+    int err = x->status.error;
+    return err == RT_X_ERR_PROC_FAILED_PENDING && r->blocking ? RT_X_ERR_PROC_FAILED : err;
+}
+
 /* A completed request's status: a composite request's is its receive's (source, tag,
  * count), with the error of the part that failed (failed_part). */
 static rt_status status_of(const rt_request *r)
 {
-    if (r->kind != RT__REQ_COMPOSITE)
-        return r->status;
-    rt_status s = r->sub[1] ? r->sub[1]->status : r->status;
-    s.error = failed_part(r)->status.error;
+    rt_status s = r->kind != RT__REQ_COMPOSITE ? r->status : r->sub[1] ? r->sub[1]->status : r->status;
+    s.error = error_of(r, failed_part(r));
     return s;
 }
 
@@ -110,6 +117,10 @@ static int request_error(const rt_request *r, const char *fn)
     const rt_status *s = &x->status;
     if (s->error == RT_SUCCESS)
         return RT_SUCCESS;
+    if (s->error == RT_X_ERR_PROC_FAILED_PENDING)
+        return rt_raise((rt_obj *)r->comm, error_of(r, x), fn,
+                        "the MPI_ANY_SOURCE receive %s: rank %d of its communicator has failed",
+                        r->blocking ? "failed" : "cannot complete", x->lost);
     if (s->error == RT_ERR_TRUNCATE)
         return rt_raise((rt_obj *)r->comm, RT_ERR_TRUNCATE, fn,
                         "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",

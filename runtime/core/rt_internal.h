@@ -257,12 +257,17 @@ struct rt_request {
     uint8_t need_ack;      /* a synchronous send waiting for the receiver's match */
     uint8_t tp_pending;    /* the transport still reads the send buffer */
     uint8_t queued;        /* on the posted-receive or pending-send queue */
+    uint8_t blocking;      /* waited for by the call that started it (MPI_Recv, MPI_Sendrecv):
+                              a process failure fails its MPI_ANY_SOURCE receive with
+                              RT_X_ERR_PROC_FAILED rather than RT_X_ERR_PROC_FAILED_PENDING */
     rt_comm *comm;         /* holds a reference */
     rt_type *type;         /* holds a reference */
     void *buf;
     rt_count count;
     int peer;              /* rank in comm: destination, or source (RT_ANY_SOURCE) */
     int tag;               /* may be RT_ANY_TAG for receives */
+    int lost;              /* an MPI_ANY_SOURCE receive failed by a process failure: the rank
+                              in comm of the failed process */
     rt_status status;
     void *tmp;             /* owned packed copy of the data (non-contiguous or buffered) */
     rt_count tmp_len;

@@ -4,25 +4,39 @@
  * MPI_Sendrecv, MPI_Isendrecv + MPI_Wait and MPI_Sendrecv_replace sending to rank 2 and
  * receiving from rank 1, each returning MPIX_ERR_PROC_FAILED (MPI_ERR_OTHER where the face
  * has no such class) with a message naming rank 2, the data from rank 1 intact; a Sendrecv
- * whose receive half is the dead one names rank 2 too; receives from rank 2 fail, never hang. */
+ * whose receive half is the dead one names rank 2 too; receives from rank 2 fail, never hang.
+ * MPI_ANY_SOURCE (ULFM): rank 0's MPI_Irecv posted before the death completes with
+ * MPIX_ERR_PROC_FAILED_PENDING, a blocking MPI_Recv and MPI_Probe posted after it fail with
+ * MPIX_ERR_PROC_FAILED, and a message rank 1 sends later is still probed and received through
+ * MPI_ANY_SOURCE, intact. */
 #include "check.h"
 
 #define BIG (1 << 16) /* ints: a large (rendezvous) message the dead rank never takes */
 
-static void check_failed(int rc, const char *what)
+#ifndef MPIX_ERR_PROC_FAILED
+#define MPIX_ERR_PROC_FAILED MPI_ERR_OTHER
+#endif
+#ifndef MPIX_ERR_PROC_FAILED_PENDING
+#define MPIX_ERR_PROC_FAILED_PENDING MPI_ERR_OTHER
+#endif
+
+/* rc is of class expect with a message naming rank 2 (and function fn unless NULL) */
+static void check_class(int rc, int expect, const char *fn, const char *what)
 {
     char text[MPI_MAX_ERROR_STRING];
     int cls = -1, len = 0;
-    CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, the send to the dead rank 2 failed\n", what);
+    CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, the operation with the dead rank 2 failed\n", what);
     MPI_Error_class(rc, &cls);
-#ifdef MPIX_ERR_PROC_FAILED
-    CHECK(cls == MPIX_ERR_PROC_FAILED, "%s: class %d, expected MPIX_ERR_PROC_FAILED\n", what, cls);
-#else
-    CHECK(cls == MPI_ERR_OTHER, "%s: class %d, expected MPI_ERR_OTHER\n", what, cls);
-#endif
+    CHECK(cls == expect, "%s: class %d, expected %d\n", what, cls, expect);
     MPI_Error_string(rc, text, &len);
     CHECK(strstr(text, "rank 2") != NULL, "%s: the message does not name rank 2: %s\n", what, text);
+    CHECK(!fn || strstr(text, fn) != NULL, "%s: the message does not name %s: %s\n", what, fn, text);
     printf("%s: %s\n", what, text);
+}
+
+static void check_failed(int rc, const char *what)
+{
+    check_class(rc, MPIX_ERR_PROC_FAILED, NULL, what);
 }
 
 static void fill(int *b, int n, int base)
@@ -48,6 +62,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(size == 3, "needs 3 ranks, got %d\n", size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Request anyreq = MPI_REQUEST_NULL; /* rank 0: an MPI_ANY_SOURCE receive nobody matches */
+    static int anybuf[100];
+    if (rank == 0)
+        CHECK(MPI_Irecv(anybuf, 100, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &anyreq) == MPI_SUCCESS, "Irecv\n");
     MPI_Barrier(MPI_COMM_WORLD); /* the handshake: everyone is up */
     if (rank == 2) {
         fflush(stdout);
@@ -65,7 +83,22 @@ int main(int argc, char **argv)
         check_failed(rc, "rank 1: MPI_Recv from rank 2");
         CHECK(MPI_Recv(in, 100, MPI_INT, 0, 4, MPI_COMM_WORLD, &st) == MPI_SUCCESS, "recv from rank 0\n");
         check_data(in, 100, 4000, "rank 1: data from rank 0");
+        /* rank 0 has seen the death: this one goes through its MPI_ANY_SOURCE probe and receive */
+        fill(out, 100, 7000);
+        MPI_Send(out, 100, MPI_INT, 0, 7, MPI_COMM_WORLD);
     } else {
+        /* ULFM: the MPI_ANY_SOURCE receive posted before the death cannot complete normally */
+        MPI_Status ast;
+        int rc0 = MPI_Wait(&anyreq, &ast);
+        check_class(rc0, MPIX_ERR_PROC_FAILED_PENDING, "MPI_Wait", "MPI_Irecv(MPI_ANY_SOURCE) + MPI_Wait");
+        /* a blocking one posted after it fails rather than hangs; so does a blocking probe */
+        rc0 = MPI_Recv(anybuf, 100, MPI_INT, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &ast);
+        check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Recv", "MPI_Recv(MPI_ANY_SOURCE) after the death");
+        rc0 = MPI_Probe(MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &ast);
+        check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Probe", "MPI_Probe(MPI_ANY_SOURCE) after the death");
+        rc0 = MPI_Probe(2, 8, MPI_COMM_WORLD, &ast);
+        check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Probe", "MPI_Probe(2) after the death");
+
         /* the send half fails (a rendezvous send: it cannot have gone anywhere), the receive
          * half succeeds */
         fill(out, BIG, 0);
@@ -99,6 +132,18 @@ int main(int argc, char **argv)
         fill(out, 100, 4000);
         rc = MPI_Sendrecv(out, 100, MPI_INT, 1, 4, in, 1, MPI_INT, 2, 4, MPI_COMM_WORLD, &st);
         check_failed(rc, "MPI_Sendrecv receiving from rank 2");
+
+        /* rank 1's message after the death: once queued, MPI_ANY_SOURCE probes and receives it */
+        CHECK(MPI_Probe(1, 7, MPI_COMM_WORLD, &st) == MPI_SUCCESS, "MPI_Probe(1, 7)\n");
+        CHECK(MPI_Probe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st) == MPI_SUCCESS && st.MPI_SOURCE == 1,
+              "MPI_Probe(MPI_ANY_SOURCE, 7): source %d\n", st.MPI_SOURCE);
+        memset(in, 0, 100 * sizeof *in);
+        rc = MPI_Recv(in, 100, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
+        CHECK(rc == MPI_SUCCESS, "MPI_Recv(MPI_ANY_SOURCE, 7) of rank 1's message: %d\n", rc);
+        MPI_Get_count(&st, MPI_INT, &count);
+        CHECK(st.MPI_SOURCE == 1 && st.MPI_TAG == 7 && count == 100, "MPI_ANY_SOURCE status: source %d tag %d count %d\n",
+              st.MPI_SOURCE, st.MPI_TAG, count);
+        check_data(in, 100, 7000, "MPI_Recv(MPI_ANY_SOURCE): data from rank 1");
     }
     printf("rank %d: all checks passed\n", rank);
     MPI_Finalize();

@@ -1,6 +1,7 @@
 # p2p_dead_peer.sh — under mpiexec -disable-auto-cleanup a rank's death does not end the job:
 # the others' communication with it fails through the communicator's error handler (checked
-# by tests/c/peer_dead.c: MPI_Sendrecv, MPI_Isendrecv, MPI_Sendrecv_replace, receives), they
+# by tests/c/peer_dead.c: MPI_Sendrecv, MPI_Isendrecv, MPI_Sendrecv_replace, receives, and
+# MPI_ANY_SOURCE receives and probes, which fail rather than hang, live ranks' messages kept), they
 # finalize, and mpiexec names the dead rank and exits with its status. Without the option the
 # job still ends at once.
 . tests/sh/lib.sh
