@@ -12,6 +12,7 @@ import emit_fortran  # noqa: E402
 import emit_abi  # noqa: E402
 import emit_backend  # noqa: E402
 import emit_testdata  # noqa: E402
+import emit_badinput  # noqa: E402
 
 
 def write_all(out_dir, files):
@@ -48,6 +49,7 @@ def main(argv):
     files = {}
     for emitter in (emit_runtime, emit_c, emit_fortran, emit_abi, emit_backend, emit_testdata):
         files.update(emitter.emit(spec))
+    files.update(emit_badinput.emit(spec, argv[1]))
     write_all(argv[2], files)
     return 0
 

@@ -13,7 +13,9 @@ TESTS_MPICC_ABI ?= $(BUILD)/bin/mpicc_abi
 TESTS_MPIFORT   ?= $(BUILD)/bin/mpifort
 TESTS_MPIFORT_ABI ?= $(BUILD)/bin/mpifort_abi
 TESTS_FACES     ?= c abi fortran fabi
-TESTS_CFLAGS    := -Wall -Wextra -Werror -g -Itests/c
+# generated test sources (gen/emit_badinput.py: bad_handles_cases.h)
+TESTS_GEN       ?= $(BUILD)/gen/tests
+TESTS_CFLAGS    := -Wall -Wextra -Werror -g -Itests/c -I$(TESTS_GEN)
 TESTS_FFLAGS    := -g -Wall
 
 TESTS_C_SRC   := $(wildcard tests/c/*.c)
@@ -54,6 +56,9 @@ $(TESTS_ABI_BIN): $(BUILD)/tests/abi/%: tests/abi/%.c $(wildcard tests/c/*.h) \
 		$(call tests_dep,$(TESTS_MPICC_ABI),abi/mpi.h)
 	@mkdir -p $(@D)
 	$(TESTS_MPICC_ABI) $(TESTS_CFLAGS) -o $@ $<
+
+# the generated matrix of test bad_handles_matrix
+$(BUILD)/tests/c/bad_handles_matrix $(BUILD)/tests/abi/bad_handles_matrix: $(wildcard $(TESTS_GEN)/bad_handles_cases.h)
 
 # Each Fortran test writes its own modules into a private directory.
 $(BUILD)/tests/fortran/%: tests/fortran/%.f90 $(call tests_dep,$(TESTS_MPIFORT),mpi.mod)

@@ -1,0 +1,109 @@
+# Emits the bad-input matrix (test bad_handles_matrix, tests/c/bad_handles_matrix.c): one case per
+# C function and IN/INOUT handle parameter of a checked class, the other arguments valid defaults;
+# each case runs with a garbage handle, a freed one and, where refused, the class's null handle.
+import json
+import os
+import re
+
+import cdecl
+import convert
+from render import render
+
+SCRATCH = 64  # elements of every array argument; every default count is 1
+# Handle classes a case may pass a valid default of (bh_default_<class> in the test program).
+DEFAULTABLE = {'comm', 'datatype', 'group', 'op', 'info', 'errhandler', 'request', 'win', 'message', 'keyval'}
+UNCOVERED_CLASSES = {'function', 'varargs', 'string_array', 'string_2darray', 'argv', 'tool_handle',
+                     'f_status', 'f08_status', 'fint_handle'}
+_DECL = re.compile(r'^(const )?(?P<base>[A-Za-z_][A-Za-z_0-9 ]*?)\s*(?P<ptr>\*?)\s*(?P<name>\w+)(?P<arr>(\[\])?(\[\d+\])?)$')
+
+
+def _load(spec_dir):
+    with open(os.path.join(spec_dir, 'bad_input.json')) as f:
+        return json.load(f)
+
+
+def _scalar_default(spec, q):
+    """A valid value of a scalar IN parameter, as C text."""
+    k = q.kind
+    if k.cls == 'handle':
+        return 'bh_default_%s()' % k.handle
+    if k.cls in ('count', 'aint', 'offset'):
+        return '1'
+    if k.cls == 'double':
+        return '0.0'
+    if k.cls == 'logical':
+        return '0'
+    if k.map and k.map.startswith('enum:'):
+        names = [c.name for c in spec.constants_in(k.map[5:]) if c.in_standard_abi and c.mpich is not None]
+        return names[0] if names else '0'
+    if k.check in ('rank', 'rank_nni', 'tag') or k.map in ('undefined', 'error_code') or k.map and k.map.startswith('bits:'):
+        return '0'
+    return '1'
+
+
+def _arg(spec, q, large, i, target):
+    """(declarations, expression) for parameter q of a case; target: the bad handle's C text."""
+    decl = cdecl.c_param(q, large)
+    m = _DECL.match(decl)
+    if not m:
+        raise ValueError(decl)
+    base, ptr, arr = m.group('base'), m.group('ptr'), m.group('arr')
+    v = 'a%d' % i
+    if base == 'void':
+        return ['static char %s[1024] __attribute__((aligned(64)));' % v], v
+    if base == 'char':
+        if q.dir == 'in' and not arr:
+            return [], '"k"'
+        return ['static char %s[4096];' % v], v
+    if arr.endswith(']') and arr != '[]':  # int X[][3]
+        return ['%s %s[%d]%s = {{0}};' % (base, v, SCRATCH, arr[2:])], v
+    if not ptr and not arr:
+        return [], target or _scalar_default(spec, q)
+    lines = ['%s %s[%d];' % (base, v, SCRATCH)]
+    if base == 'MPI_Status':
+        lines = ['MPI_Status %s[%d];' % (v, SCRATCH), 'memset(%s, 0, sizeof %s);' % (v, v)]
+    else:
+        lines.append('for (int i_ = 0; i_ < %d; i_++) %s[i_] = %s;' % (SCRATCH, v, _scalar_default(spec, q)))
+    if target:
+        lines.append('%s[0] = %s;' % (v, target))
+    return lines, v
+
+
+def _coverable(q):
+    k = q.kind
+    return k.cls not in UNCOVERED_CLASSES and (k.cls != 'handle' or k.handle in DEFAULTABLE)
+
+
+def cases(spec, data):
+    """The matrix: dicts with the function's name, the parameter, its class and the call."""
+    classes = data['handle_error_class']
+    out = []
+    for p in spec.procedures:
+        if not p.in_c or cdecl.face_manual(p) or p.ret != 'ERROR_CODE':
+            continue
+        for name, large in p.c_variants():
+            params = p.c_params(large)
+            targets = [q for q in params if q.kind.cls == 'handle' and q.kind.handle in classes
+                       and q.dir in ('in', 'inout') and not q.is_array]
+            if not targets or not all(_coverable(q) for q in params):
+                continue
+            for t in targets:
+                decls, args = [], []
+                for i, q in enumerate(params):
+                    d, e = _arg(spec, q, large, i, 'bh_bad_%s(v)' % t.kind.handle if q is t else None)
+                    decls += d
+                    args.append(e)
+                key = '%s.%s' % (name, t.name)
+                # the null handle is a third bad value where the face refuses it (gen/convert.py's rule)
+                null_ok = t.dir != 'in' or t.optional or t.null_handle or (
+                    t.kind.handle in convert.NULL_OK_IN and not t.not_null)
+                out.append({'fn': name, 'param': t.name, 'cls': t.kind.handle, 'err': classes[t.kind.handle],
+                            'null': 0 if null_ok else 1,
+                            'decls': decls, 'call': '%s(%s)' % (name, ', '.join(args)),
+                            'known': data['known_defects'].get(key)})
+    return out
+
+
+def emit(spec, spec_dir='spec'):
+    data = _load(spec_dir)
+    return {'tests/bad_handles_cases.h': render('bad_handles_cases.h.j2', cases=cases(spec, data))}

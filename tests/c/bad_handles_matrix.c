@@ -1,0 +1,243 @@
+/* bad_handles_matrix: the generated bad-input matrix (gen/emit_badinput.py): every C function
+ * given a garbage, a freed or (where refused) a null handle of a checked class must refuse it
+ * with the class spec/bad_input.json names and a message naming the function and argument. */
+#include <signal.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#if defined(MPI_ABI_VERSION)
+#include <mpi_legacy.h> /* the MPI-1 names the standard ABI leaves out */
+#endif
+
+enum { BH_GARBAGE, BH_FREED, BH_NULL };
+static const char *const bh_variant[] = {"garbage", "freed", "null"};
+
+struct bh_case {
+    const char *fn, *param, *cls;
+    int err;                 /* the error class the case must give */
+    int null;                /* the class's null handle is refused there too */
+    int (*call)(int v);
+    const char *known;       /* a known defect's reason (spec/bad_input.json), else NULL */
+};
+
+static MPI_Group g_group;
+static MPI_Info g_info;
+static MPI_Win g_win;
+static int g_winbuf[16];
+
+static MPI_Comm bh_default_comm(void) { return MPI_COMM_WORLD; }
+static MPI_Datatype bh_default_datatype(void) { return MPI_INT; }
+static MPI_Group bh_default_group(void) { return g_group; }
+static MPI_Op bh_default_op(void) { return MPI_SUM; }
+static MPI_Info bh_default_info(void) { return g_info; }
+static MPI_Errhandler bh_default_errhandler(void) { return MPI_ERRORS_RETURN; }
+static MPI_Request bh_default_request(void) { return MPI_REQUEST_NULL; }
+static MPI_Win bh_default_win(void) { return g_win; }
+static MPI_Message bh_default_message(void) { return MPI_MESSAGE_NO_PROC; }
+static int bh_default_keyval(void) { return MPI_TAG_UB; }
+
+/* A garbage handle: an odd number, neither an object's address (standard ABI) nor a valid
+ * integer handle (MPICH ABI). */
+#define BH_GARBAGE_VALUE ((intptr_t)0x12345677)
+
+static void user_fn(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)in; (void)inout; (void)len; (void)t;
+}
+
+static void user_eh(MPI_Comm *c, int *code, ...)
+{
+    (void)c; (void)code;
+}
+
+/* bh_bad_<class>(v): the garbage handle, the old handle of a user object just freed, or the null handle */
+static MPI_Comm bh_bad_comm(int v)
+{
+    MPI_Comm c, old;
+    if (v == BH_GARBAGE)
+        return (MPI_Comm)BH_GARBAGE_VALUE;
+    if (v == BH_NULL)
+        return MPI_COMM_NULL;
+    CHECK_SUCCESS(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    old = c;
+    CHECK_SUCCESS(MPI_Comm_free(&c));
+    return old;
+}
+
+static MPI_Datatype bh_bad_datatype(int v)
+{
+    MPI_Datatype t, old;
+    if (v == BH_GARBAGE)
+        return (MPI_Datatype)BH_GARBAGE_VALUE;
+    if (v == BH_NULL)
+        return MPI_DATATYPE_NULL;
+    CHECK_SUCCESS(MPI_Type_contiguous(2, MPI_INT, &t));
+    CHECK_SUCCESS(MPI_Type_commit(&t));
+    old = t;
+    CHECK_SUCCESS(MPI_Type_free(&t));
+    return old;
+}
+
+static MPI_Group bh_bad_group(int v)
+{
+    MPI_Group g, old;
+    int zero = 0;
+    if (v == BH_GARBAGE)
+        return (MPI_Group)BH_GARBAGE_VALUE;
+    if (v == BH_NULL)
+        return MPI_GROUP_NULL;
+    CHECK_SUCCESS(MPI_Group_incl(g_group, 1, &zero, &g));
+    old = g;
+    CHECK_SUCCESS(MPI_Group_free(&g));
+    return old;
+}
+
+static MPI_Op bh_bad_op(int v)
+{
+    MPI_Op op, old;
+    if (v == BH_GARBAGE)
+        return (MPI_Op)BH_GARBAGE_VALUE;
+    if (v == BH_NULL)
+        return MPI_OP_NULL;
+    CHECK_SUCCESS(MPI_Op_create(user_fn, 1, &op));
+    old = op;
+    CHECK_SUCCESS(MPI_Op_free(&op));
+    return old;
+}
+
+static MPI_Info bh_bad_info(int v)
+{
+    MPI_Info info, old;
+    if (v == BH_GARBAGE)
+        return (MPI_Info)BH_GARBAGE_VALUE;
+    if (v == BH_NULL)
+        return MPI_INFO_NULL;
+    CHECK_SUCCESS(MPI_Info_create(&info));
+    old = info;
+    CHECK_SUCCESS(MPI_Info_free(&info));
+    return old;
+}
+
+static MPI_Errhandler bh_bad_errhandler(int v)
+{
+    MPI_Errhandler eh, old;
+    if (v == BH_GARBAGE)
+        return (MPI_Errhandler)BH_GARBAGE_VALUE;
+    if (v == BH_NULL)
+        return MPI_ERRHANDLER_NULL;
+    CHECK_SUCCESS(MPI_Comm_create_errhandler(user_eh, &eh));
+    old = eh;
+    CHECK_SUCCESS(MPI_Errhandler_free(&eh));
+    return old;
+}
+
+static MPI_Request bh_bad_request(int v)
+{
+    static int buf;
+    MPI_Request r, old;
+    if (v == BH_GARBAGE)
+        return (MPI_Request)BH_GARBAGE_VALUE;
+    if (v == BH_NULL)
+        return MPI_REQUEST_NULL;
+    CHECK_SUCCESS(MPI_Send_init(&buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &r));
+    old = r;
+    CHECK_SUCCESS(MPI_Request_free(&r));
+    return old;
+}
+
+#include "bad_handles_cases.h"
+
+enum { BH_PASS, BH_WRONG_CLASS = 10, BH_NO_NAME = 11 };
+
+/* The child's part: the call, its class and its message. */
+static int run_case(const struct bh_case *c, int v)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0, code, cls;
+
+    alarm(10);
+    code = c->call(v);
+    cls = error_class(code);
+    msg[0] = '\0';
+    MPI_Error_string(code, msg, &len);
+    if (cls != c->err) {
+        fprintf(stderr, "  %s(%s = %s %s): class %d, expected %d: \"%s\"\n", c->fn, c->param,
+                bh_variant[v], c->cls, cls, c->err, msg);
+        return BH_WRONG_CLASS;
+    }
+    if (!strstr(msg, c->fn) || !strstr(msg, c->param)) {
+        fprintf(stderr, "  %s(%s = %s %s): the message does not name the function and the argument: \"%s\"\n",
+                c->fn, c->param, bh_variant[v], c->cls, msg);
+        return BH_NO_NAME;
+    }
+    return BH_PASS;
+}
+
+int main(void)
+{
+    int n = (int)(sizeof bh_cases / sizeof bh_cases[0]);
+    int cases = 0, passed = 0, crashed = 0, hung = 0, wrong = 0, unnamed = 0, known = 0, stale = 0;
+
+    CHECK_SUCCESS(MPI_Init(NULL, NULL));
+    CHECK_SUCCESS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK_SUCCESS(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    CHECK_SUCCESS(MPI_Comm_group(MPI_COMM_WORLD, &g_group));
+    CHECK_SUCCESS(MPI_Info_create(&g_info));
+    CHECK_SUCCESS(MPI_Win_create(g_winbuf, sizeof g_winbuf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &g_win));
+    CHECK_SUCCESS(MPI_Win_set_errhandler(g_win, MPI_ERRORS_RETURN));
+    fflush(stdout);
+    fflush(stderr);
+    for (int i = 0; i < n; i++) {
+        for (int v = BH_GARBAGE; v <= BH_NULL; v++) {
+            const struct bh_case *c = &bh_cases[i];
+            if (v == BH_NULL && !c->null)
+                continue;
+            int st = 0, ok;
+            pid_t pid = fork();
+            CHECK(pid >= 0, "fork");
+            if (pid == 0)
+                _exit(run_case(c, v));
+            CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+            cases++;
+            ok = WIFEXITED(st) && WEXITSTATUS(st) == BH_PASS;
+            if (c->known) {
+                if (ok) {
+                    stale++;
+                    fprintf(stderr, "  %s(%s): listed as a known defect but passes: remove it from "
+                            "spec/bad_input.json\n", c->fn, c->param);
+                } else {
+                    known++;
+                }
+                continue;
+            }
+            if (ok) {
+                passed++;
+            } else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) {
+                hung++;
+                fprintf(stderr, "  %s(%s = %s %s): hung\n", c->fn, c->param, bh_variant[v], c->cls);
+            } else if (WIFSIGNALED(st)) {
+                crashed++;
+                fprintf(stderr, "  %s(%s = %s %s): crashed (signal %d)\n", c->fn, c->param,
+                        bh_variant[v], c->cls, WTERMSIG(st));
+            } else if (WEXITSTATUS(st) == BH_WRONG_CLASS) {
+                wrong++;
+            } else if (WEXITSTATUS(st) == BH_NO_NAME) {
+                unnamed++;
+            } else {
+                crashed++;
+                fprintf(stderr, "  %s(%s = %s %s): exited with %d\n", c->fn, c->param,
+                        bh_variant[v], c->cls, WEXITSTATUS(st));
+            }
+        }
+    }
+    printf("bad_handles_matrix: %d cases (%d function and handle argument pairs; garbage, freed, null where refused): "
+           "%d passed, %d crashed, %d hung, %d wrong class, %d unnamed, known defects: %d\n",
+           cases, n, passed, crashed, hung, wrong, unnamed, known);
+    CHECK_SUCCESS(MPI_Win_free(&g_win));
+    CHECK_SUCCESS(MPI_Info_free(&g_info));
+    CHECK_SUCCESS(MPI_Group_free(&g_group));
+    CHECK_SUCCESS(MPI_Finalize());
+    return passed + known == cases && stale == 0 && cases > 0 ? 0 : 1;
+}
