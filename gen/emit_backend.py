@@ -93,7 +93,7 @@ class Ctx:
         self.by_name = {c.name: c for c in spec.constants}
         self.symbols = _symbols(spec, B)
         self.sym_index = {s: i for i, (s, _) in enumerate(self.symbols)}
-        mp = face.maps(spec, face.FaceConfig(prefix='afb', value=B.value, pointer_classes=set(), header=''))
+        mp = face.maps(spec, face.FaceConfig(prefix='afb', value=B.value, pointer_classes=set(), header='', backend=True))
         self.maps = mp
         self.callbacks = {c.name: c for c in spec.callbacks}
         self.handlers = {}

@@ -25,6 +25,9 @@ class FaceConfig:
     value: str            # which spec value the face uses: 'mpich' or 'abi'
     pointer_classes: set  # handle classes represented as pointers in this face
     header: str           # the face's internal header the generated C includes
+    # a backend of the standard-ABI face: the rt side of each map is the standard ABI's value
+    # given to the user, so an error class's standard_class applies to it (backend -> user)
+    backend: bool = False
 
 
 def face_value(c, face):
@@ -49,6 +52,15 @@ def maps(spec, face):
                 members.append(by_name['MPI_UNDEFINED'])
         pairs = [(face_value(c, face), c.abi, c.name) for c in members
                  if isinstance(face_value(c, face), int) and isinstance(c.abi, int)]
+        # error classes outside the standard ABI (spec: standard_class) reach a user of the
+        # standard ABI as that standard class, one way only: nothing gives them to the face
+        std = [(c, by_name[c.standard_class].abi) for c in members if kind == 'error_code' and c.standard_class]
+        out_only, in_only = [], []
+        if face.value == 'abi':
+            out_only = [(s, c.abi, c.name) for c, s in std]
+            pairs = [p for p in pairs if p[2] not in {c.name for c, _ in std}]
+        elif face.backend:
+            in_only = [(face_value(c, face), s, c.name) for c, s in std if isinstance(face_value(c, face), int)]
         fname = map_fname(m)
         face_values = {f for f, _, _ in pairs}
         # the runtime's special values that are not this face's: a user value equal to one
@@ -59,8 +71,12 @@ def maps(spec, face):
         # that are not the runtime's (Open MPI's MPI_PROC_NULL -2 is no standard rank)
         rt_values = {r for _, r, _ in pairs}
         face_only = sorted({(f, n) for f, r, n in pairs if f not in rt_values})
-        out[fname] = {'kind': kind, 'pairs': pairs, 'identity': all(f == r for f, r, _ in pairs),
-                      'pairs_in': _unique(pairs, 0), 'pairs_out': _unique(pairs, 1),
+        # a map that is the identity but for those one-way pairs: only they need a case
+        both = all(f == r for f, r, _ in pairs)
+        out[fname] = {'kind': kind, 'pairs': pairs + out_only + in_only,
+                      'identity': both and not out_only and not in_only, 'identity_in': both and not in_only,
+                      'pairs_in': _unique(in_only + ([] if both else pairs), 0),
+                      'pairs_out': _unique(out_only + ([] if both else pairs), 1),
                       'rt_only': _unique(rt_only, 0), 'face_only': _unique(face_only, 0)}
     return out
 

@@ -30,6 +30,8 @@ PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 
               'entries', 'filled', 'not_null', 'c', 'fortran'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif'}
+CONSTANT_KEYS = {'name', 'category', 'c_type', 'fortran_type', 'abi', 'mpich', 'mpich_fortran', 'openmpi',
+                 'attr_value_map', 'in_standard_abi', 'removed_in', 'mpich_assigned', 'standard_class'}
 OTHER_HANDLES = {'MPI_Request': 'request', 'MPI_File': 'file', 'MPI_Session': 'session', 'MPI_Win': 'win'}
 
 
@@ -155,6 +157,9 @@ class Constant:
     in_standard_abi: bool = True
     removed_in: Optional[str] = None
     mpich_assigned: bool = False
+    # an error class outside the standard ABI (MPIX_): the standard class (a constant's name) the
+    # standard-ABI face reports it as, from its runtime or from a backend; None for the others
+    standard_class: Optional[str] = None
 
     @property
     def handle(self):
@@ -350,6 +355,9 @@ def load(spec_dir):
         for field in ('name', 'category', 'abi', 'mpich'):
             if field not in r:
                 raise SpecError('%s: missing field %r' % (where, field))
+        unknown = sorted(set(r) - CONSTANT_KEYS)
+        if unknown:
+            raise SpecError('%s: unknown field %s' % (where, ', '.join(unknown)))
         if r['name'] in seen:
             raise SpecError('%s: defined twice' % where)
         seen.add(r['name'])
@@ -357,7 +365,7 @@ def load(spec_dir):
                      abi=r['abi'], mpich=r['mpich'], mpich_fortran=r.get('mpich_fortran'), openmpi=r.get('openmpi'),
                      attr_value_map=r.get('attr_value_map'),
                      in_standard_abi=r.get('in_standard_abi', True), removed_in=_version(r, 'removed_in', where),
-                     mpich_assigned=r.get('mpich_assigned', False))
+                     mpich_assigned=r.get('mpich_assigned', False), standard_class=r.get('standard_class'))
         if c.in_standard_abi and c.abi is None:
             raise SpecError('%s: in the standard ABI but has no value there' % where)
         if c.c_type and 'openmpi' not in r:
@@ -365,10 +373,29 @@ def load(spec_dir):
         if isinstance(c.openmpi, dict) and set(c.openmpi) != {'symbol'}:
             raise SpecError('%s: openmpi must be an integer, {"symbol": name} or null' % where)
         constants.append(c)
+    _check_standard_classes(constants)
     _check_collisions(constants)
     spec = Spec(kinds, procedures, callbacks, predefined, constants)
     spec._by_name = names
     return spec
+
+
+def _check_standard_classes(constants):
+    """Every error class outside the standard ABI names the standard class the standard-ABI face
+    reports it as (standard_class), and no other constant has one."""
+    by_name = {c.name: c for c in constants}
+    for c in constants:
+        where = 'constants.json: %s' % c.name
+        outside = c.category == 'ERROR_CLASSES' and not c.in_standard_abi
+        if c.standard_class is None:
+            if outside:
+                raise SpecError('%s: an error class outside the standard ABI needs standard_class' % where)
+            continue
+        if not outside:
+            raise SpecError('%s: standard_class applies only to an error class outside the standard ABI' % where)
+        std = by_name.get(c.standard_class)
+        if std is None or std.category != 'ERROR_CLASSES' or not std.in_standard_abi or not isinstance(std.abi, int):
+            raise SpecError('%s: standard_class %r is not an error class of the standard ABI' % (where, c.standard_class))
 
 
 def _check_collisions(constants):

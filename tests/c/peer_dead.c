@@ -2,9 +2,10 @@
  * and the job goes on (run by tests/sh/p2p_dead_peer.sh under mpiexec -disable-auto-cleanup).
  * 3 ranks: after a barrier rank 2 exits with status 3 without MPI_Finalize; rank 0 then runs
  * MPI_Sendrecv, MPI_Isendrecv + MPI_Wait and MPI_Sendrecv_replace sending to rank 2 and
- * receiving from rank 1, each returning MPIX_ERR_PROC_FAILED (MPI_ERR_OTHER where the face
- * has no such class) with a message naming rank 2, the data from rank 1 intact; a Sendrecv
- * whose receive half is the dead one names rank 2 too; receives from rank 2 fail, never hang.
+ * receiving from rank 1, each returning MPIX_ERR_PROC_FAILED (MPI_ERR_PROC_ABORTED on the
+ * standard ABI, which has no MPIX classes, and also for MPIX_ERR_PROC_FAILED_PENDING) with a
+ * message naming rank 2, the data from rank 1 intact; a Sendrecv whose receive half is the
+ * dead one names rank 2 too; receives from rank 2 fail, never hang.
  * MPI_ANY_SOURCE (ULFM): rank 0's MPI_Irecv posted before the death completes with
  * MPIX_ERR_PROC_FAILED_PENDING, a blocking MPI_Recv and MPI_Probe posted after it fail with
  * MPIX_ERR_PROC_FAILED, and a message rank 1 sends later is still probed and received through
@@ -13,11 +14,11 @@
 
 #define BIG (1 << 16) /* ints: a large (rendezvous) message the dead rank never takes */
 
-#ifndef MPIX_ERR_PROC_FAILED
-#define MPIX_ERR_PROC_FAILED MPI_ERR_OTHER
+#ifndef MPIX_ERR_PROC_FAILED /* the standard ABI: both are reported as MPI_ERR_PROC_ABORTED */
+#define MPIX_ERR_PROC_FAILED MPI_ERR_PROC_ABORTED
 #endif
 #ifndef MPIX_ERR_PROC_FAILED_PENDING
-#define MPIX_ERR_PROC_FAILED_PENDING MPI_ERR_OTHER
+#define MPIX_ERR_PROC_FAILED_PENDING MPI_ERR_PROC_ABORTED
 #endif
 
 /* rc is of class expect with a message naming rank 2 (and function fn unless NULL) */

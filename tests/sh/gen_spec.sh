@@ -1,5 +1,6 @@
 # gen_spec.sh — the generator refuses bad spec data with a message naming the record (unknown
-# fields, kinds, accepts, entries), and the spec's fields, not names, decide what the faces check.
+# fields, kinds, accepts, entries, standard_class), and the spec's fields, not names, decide what
+# the faces check and how they map error classes.
 . tests/sh/lib.sh
 # bad PY-EXPRESSION WANT: edit a copy of the spec (p: MPI_Send's params by name, r: its record),
 # generate, and expect failure with WANT in the message
@@ -34,6 +35,29 @@ bad "p['buf']['entries'] = 'count'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': entries and filled apply to '*'-long arrays"
 bad "p['buf']['not_null'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': not_null applies to IN handles"
+# bad_const PY-EXPRESSION WANT: the same with constants.json (c: its records by name)
+bad_const() {
+    rm -rf "$TMP/spec" && cp -a spec "$TMP/spec"
+    python3 - "$TMP/spec/constants.json" "$1" <<'EOF' || fail "could not edit the spec copy: $1"
+import json, sys
+path, edit = sys.argv[1], sys.argv[2]
+recs = json.load(open(path))
+c = {x['name']: x for x in recs}
+exec(edit)
+json.dump(recs, open(path, 'w'), indent=1)
+EOF
+    python3 gen/generate.py "$TMP/spec" "$TMP/out" > "$TMP/msg" 2>&1 && fail "generate.py accepted: $1"
+    grep -qF -- "$2" "$TMP/msg" || fail "after '$1' the message is '$(cat "$TMP/msg")', not '$2'"
+    echo "refused ($1): $(cat "$TMP/msg")"
+}
+bad_const "c['MPI_ERR_OTHER']['standrd_class'] = 'MPI_ERR_OTHER'" \
+    "spec error: constants.json: MPI_ERR_OTHER: unknown field standrd_class"
+bad_const "del c['MPIX_ERR_REVOKED']['standard_class']" \
+    "spec error: constants.json: MPIX_ERR_REVOKED: an error class outside the standard ABI needs standard_class"
+bad_const "c['MPI_ERR_OTHER']['standard_class'] = 'MPI_ERR_ARG'" \
+    "spec error: constants.json: MPI_ERR_OTHER: standard_class applies only to an error class outside the standard ABI"
+bad_const "c['MPIX_ERR_EAGAIN']['standard_class'] = 'MPIX_ERR_REVOKED'" \
+    "spec error: constants.json: MPIX_ERR_EAGAIN: standard_class 'MPIX_ERR_REVOKED' is not an error class of the standard ABI"
 
 # the spec as it is: generated checks follow its fields
 python3 gen/generate.py spec "$TMP/out" || fail "generate.py failed on spec/"
@@ -49,3 +73,15 @@ fn Comm_set_info communicators | grep -q 'cf_info_in(.*"info", info, 1,' || fail
 # MPI_Comm_spawn's command is significant only at the root: others may pass NULL
 fn Comm_spawn dynamic | grep -q "if ((role_ & FS_ROLE_ROOT)) { if (!command)" || fail "MPI_Comm_spawn checks command at non-roots"
 echo "generated checks follow the spec's accepts, entries/filled, not_null and significant fields"
+# MPIX error classes (spec: standard_class) reach a standard-ABI user as standard classes, from
+# the runtime (4101.. -> MPI_ERR_PROC_ABORTED 58, MPI_ERR_OTHER 16) and from MPICH (101..); the
+# MPICH face keeps them (4101 -> 101); the standard-ABI face takes error codes unchanged
+out_map() { sed -n "/^static inline int $1_error_code_out(/,/^}/p" "$TMP/out/$2"; }
+for m in "af abi/conv.h 4101 58" "af abi/conv.h 4102 58" "af abi/conv.h 4103 16" "af abi/conv.h 4105 16" \
+         "afb abi/backend_mpich.c 101 58" "afb abi/backend_mpich.c 102 58" "afb abi/backend_mpich.c 104 16" \
+         "cf c/conv.h 4101 101" "cf c/conv.h 4105 105"; do
+    set -- $m
+    out_map "$1" "$2" | grep -q "^    case $3: return $4; /\\* MPIX_" || fail "$1_error_code_out does not map $3 to $4"
+done
+grep -q '^#define af_error_code_in(x) (x)$' "$TMP/out/abi/conv.h" || fail "af_error_code_in is no longer the identity"
+echo "MPIX error classes map to their standard_class on the standard ABI, stay MPIX on the MPICH face"
