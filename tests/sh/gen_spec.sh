@@ -2,23 +2,29 @@
 # fields, kinds, accepts, entries, standard_class), and the spec's fields, not names, decide what
 # the faces check and how they map error classes.
 . tests/sh/lib.sh
-# bad PY-EXPRESSION WANT: edit a copy of the spec (p: MPI_Send's params by name, r: its record),
-# generate, and expect failure with WANT in the message
-bad() {
+# refused FILE PY-EXPRESSION WANT: edit FILE of a copy of the spec with PY-EXPRESSION (recs: its
+# records; r, p: MPI_Send's record and its params by name in pt2pt.json; c: the constants by
+# name), generate, and expect failure with WANT in the message
+refused() {
     rm -rf "$TMP/spec" && cp -a spec "$TMP/spec"
-    python3 - "$TMP/spec/procedures/pt2pt.json" "$1" <<'EOF' || fail "could not edit the spec copy: $1"
+    python3 - "$TMP/spec/$1" "$2" <<'EOF' || fail "could not edit the spec copy: $2"
 import json, sys
 path, edit = sys.argv[1], sys.argv[2]
 recs = json.load(open(path))
-r = next(x for x in recs if x['name'] == 'MPI_Send')
-p = {q['name']: q for q in r['params']}
+if path.endswith('pt2pt.json'):
+    r = next(x for x in recs if x['name'] == 'MPI_Send')
+    p = {q['name']: q for q in r['params']}
+else:
+    c = {x['name']: x for x in recs}
 exec(edit)
 json.dump(recs, open(path, 'w'), indent=1)
 EOF
-    python3 gen/generate.py "$TMP/spec" "$TMP/out" > "$TMP/msg" 2>&1 && fail "generate.py accepted: $1"
-    grep -qF -- "$2" "$TMP/msg" || fail "after '$1' the message is '$(cat "$TMP/msg")', not '$2'"
-    echo "refused ($1): $(cat "$TMP/msg")"
+    python3 gen/generate.py "$TMP/spec" "$TMP/out" > "$TMP/msg" 2>&1 && fail "generate.py accepted: $2"
+    grep -qF -- "$3" "$TMP/msg" || fail "after '$2' the message is '$(cat "$TMP/msg")', not '$3'"
+    echo "refused ($2): $(cat "$TMP/msg")"
 }
+bad() { refused procedures/pt2pt.json "$@"; }
+bad_const() { refused constants.json "$@"; }
 bad "p['dest']['acepts'] = ['MPI_PROC_NULL']" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest' has unknown field 'acepts'"
 bad "r['colective'] = True" "spec error: procedures/pt2pt.json: MPI_Send: unknown field 'colective'"
@@ -35,21 +41,6 @@ bad "p['buf']['entries'] = 'count'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': entries and filled apply to '*'-long arrays"
 bad "p['buf']['not_null'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': not_null applies to IN handles"
-# bad_const PY-EXPRESSION WANT: the same with constants.json (c: its records by name)
-bad_const() {
-    rm -rf "$TMP/spec" && cp -a spec "$TMP/spec"
-    python3 - "$TMP/spec/constants.json" "$1" <<'EOF' || fail "could not edit the spec copy: $1"
-import json, sys
-path, edit = sys.argv[1], sys.argv[2]
-recs = json.load(open(path))
-c = {x['name']: x for x in recs}
-exec(edit)
-json.dump(recs, open(path, 'w'), indent=1)
-EOF
-    python3 gen/generate.py "$TMP/spec" "$TMP/out" > "$TMP/msg" 2>&1 && fail "generate.py accepted: $1"
-    grep -qF -- "$2" "$TMP/msg" || fail "after '$1' the message is '$(cat "$TMP/msg")', not '$2'"
-    echo "refused ($1): $(cat "$TMP/msg")"
-}
 bad_const "c['MPI_ERR_OTHER']['standrd_class'] = 'MPI_ERR_OTHER'" \
     "spec error: constants.json: MPI_ERR_OTHER: unknown field standrd_class"
 bad_const "del c['MPIX_ERR_REVOKED']['standard_class']" \

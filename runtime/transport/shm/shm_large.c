@@ -21,7 +21,6 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
     pe = &shm_g.peer[p];
     if (n > m->len)
         n = m->len;
-
     if (pe->dead) {
         shm_pool_put(&shm_g.recvs, m);
         return RT_ERR_PROC_ABORTED;
