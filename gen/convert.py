@@ -83,6 +83,7 @@ def body(proc, large, face):
             role_used = role_used or 'role_' in guard[0]
     # a NULL buffer (MPI_BOTTOM) holding `count` elements of `datatype` (the spec's `elements`),
     # once both are checked; only where the buffer, its count and datatype are used
+    committed = set()
     for p in params:
         if not p.elements or p.name not in names:
             continue
@@ -95,6 +96,12 @@ def body(proc, large, face):
         role_used = role_used or any('role_' in x for x in guard)
         pre.append('if (__builtin_expect(!a_%s, 0)%s && (rc_ = rt_null_buffer_check(%s, FN, "%s", "%s", a_%s, a_%s))) goto out;'
                    % (p.name, ''.join(' && ' + x for x in guard), errobj, p.name, c.name, c.name, d.name))
+        # ... and its datatype committed (MPI-5.0 5.1.9), under the same conditions: the
+        # datatype's own (significance, MPI_IN_PLACE elsewhere) are among them
+        if d.name not in committed:
+            committed.add(d.name)
+            pre.append('if (%s(rc_ = rt_type_commit_check(%s, FN, "%s", a_%s))) goto out;'
+                       % (''.join(x + ' && ' for x in guard), errobj, d.name, d.name))
     if role_used:
         decls.append('int role_ = 0;')
         pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_%s);' % root.name)

@@ -1,6 +1,6 @@
 # Emits the bad-input matrix (test bad_handles_matrix, tests/c/bad_handles_matrix.c): one case per
-# C function and IN/INOUT handle parameter of a checked class, the other arguments valid defaults;
-# each case runs with a garbage handle, a freed one and, where refused, the class's null handle.
+# C function and bad argument (a handle, or a rank, tag, count, buffer or datatype its kind or the
+# spec's `elements` says is checked), the others valid defaults; each case runs with its bad values.
 import json
 import os
 import re
@@ -50,6 +50,8 @@ def _arg(spec, q, large, i, target):
     base, ptr, arr = m.group('base'), m.group('ptr'), m.group('arr')
     v = 'a%d' % i
     if base == 'void':
+        if target:
+            return [], target
         return ['static char %s[1024] __attribute__((aligned(64)));' % v], v
     if base == 'char':
         if q.dir == 'in' and not arr:
@@ -74,9 +76,37 @@ def _coverable(q):
     return k.cls not in UNCOVERED_CLASSES and (k.cls != 'handle' or k.handle in DEFAULTABLE)
 
 
+def _scalar_rule(data, q):
+    """The entry of spec/bad_input.json's scalar_checks that applies to scalar IN parameter q, or None."""
+    if q.dir != 'in' or q.is_array or not q.kind.check:
+        return None
+    for r in data['scalar_checks']:
+        if r['check'] != q.kind.check or r.get('kind_class', q.kind.cls) != q.kind.cls:
+            continue
+        acc = r.get('accepts')
+        if acc is None or (q.accepts is not None and (acc == '*' or acc in q.accepts)):
+            return r
+    return None
+
+
+def _case(spec, data, name, large, params, t, cat, err, target, null=0):
+    """One case: parameter t of function `name` given `target` (C text of v), the others defaults."""
+    decls, args = [], []
+    for i, q in enumerate(params):
+        d, e = _arg(spec, q, large, i, target if q is t else None)
+        decls += d
+        args.append(e)
+    return {'fn': name, 'param': t.name, 'cls': cat, 'err': err, 'null': null,
+            'decls': decls, 'call': '%s(%s)' % (name, ', '.join(args)),
+            'known': data['known_defects'].get('%s.%s%s' % (name, t.name, '' if cat in data['handle_error_class']
+                                                             else ':' + cat))}
+
+
 def cases(spec, data):
-    """The matrix: dicts with the function's name, the parameter, its class and the call."""
+    """The matrix: dicts with the function's name, the parameter, its category (a handle class
+    or a scalar check, 'buffer', 'uncommitted'), the expected class and the call."""
     classes = data['handle_error_class']
+    elements = data['elements_checks']
     out = []
     for p in spec.procedures:
         if not p.in_c or cdecl.face_manual(p) or p.ret != 'ERROR_CODE':
@@ -88,19 +118,30 @@ def cases(spec, data):
             if not targets or not all(_coverable(q) for q in params):
                 continue
             for t in targets:
-                decls, args = [], []
-                for i, q in enumerate(params):
-                    d, e = _arg(spec, q, large, i, 'bh_bad_%s(v)' % t.kind.handle if q is t else None)
-                    decls += d
-                    args.append(e)
-                key = '%s.%s' % (name, t.name)
                 # the null handle is a third bad value where the face refuses it (gen/convert.py's rule)
                 null_ok = t.dir != 'in' or t.optional or t.null_handle or (
                     t.kind.handle in convert.NULL_OK_IN and not t.not_null)
-                out.append({'fn': name, 'param': t.name, 'cls': t.kind.handle, 'err': classes[t.kind.handle],
-                            'null': 0 if null_ok else 1,
-                            'decls': decls, 'call': '%s(%s)' % (name, ', '.join(args)),
-                            'known': data['known_defects'].get(key)})
+                out.append(_case(spec, data, name, large, params, t, t.kind.handle, classes[t.kind.handle],
+                                 'bh_bad_%s(v)' % t.kind.handle, 0 if null_ok else 1))
+            for q in params:
+                r = _scalar_rule(data, q)
+                if r:
+                    cat = r.get('category', q.kind.check)
+                    out.append(_case(spec, data, name, large, params, q, cat, r['error_class'], 'bh_bad_%s(v)' % cat))
+            # a buffer of `count` elements of `datatype` (the spec's elements): NULL with count 1 of
+            # MPI_INT (MPI_BOTTOM, but MPI_INT's data is not at absolute addresses), and an
+            # uncommitted datatype
+            names = {q.name: q for q in params}
+            typed = []
+            for q in params:
+                if not q.elements:
+                    continue
+                out.append(_case(spec, data, name, large, params, q, 'buffer', elements['buffer'], 'NULL'))
+                d = names[q.elements['datatype']]
+                if d not in typed:
+                    typed.append(d)
+                    out.append(_case(spec, data, name, large, params, d, 'uncommitted', elements['datatype'],
+                                     'bh_bad_uncommitted(v)'))
     return out
 
 

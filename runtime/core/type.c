@@ -206,6 +206,14 @@ int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn)
     return RT_SUCCESS;
 }
 
+int rt_type_commit_check(rt_obj *eo, const char *fn, const char *arg, const rt_type *type)
+{
+    if (!type || type->committed)
+        return RT_SUCCESS;
+    return rt_raise(eo, RT_ERR_TYPE, fn, "invalid argument '%s': datatype %s has not been committed (MPI_Type_commit)",
+                    arg, type->name[0] ? type->name : "(unnamed)");
+}
+
 int rt_null_buffer_check(rt_obj *eo, const char *fn, const char *arg, const char *count_arg, rt_count count,
                          const rt_type *type)
 {

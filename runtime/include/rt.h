@@ -225,6 +225,11 @@ static inline void rt_leave(int locked)
 int rt_null_buffer_check(rt_obj *eo, const char *fn, const char *arg, const char *count_arg, rt_count count,
                          const rt_type *type);
 
+/* Datatype argument `arg` of fn, describing a buffer's elements (the spec's `elements`): RT_SUCCESS
+ * if type is committed, else RT_ERR_TYPE raised on eo naming fn and the argument. The faces call
+ * it wherever the datatype is used, before the runtime (which checks again, without the name). */
+int rt_type_commit_check(rt_obj *eo, const char *fn, const char *arg, const rt_type *type);
+
 /* A collective procedure on comm (may be NULL) refused its arguments with error code err
  * before calling the runtime: under SWITCHYARD_COLL_CHECK=1 the other processes learn it
  * (coll_check.c). Returns err. */

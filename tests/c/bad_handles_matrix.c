@@ -1,6 +1,7 @@
-/* bad_handles_matrix: the generated bad-input matrix (gen/emit_badinput.py): every C function
- * given a garbage, a freed or (where refused) a null handle of a checked class must refuse it
- * with the class spec/bad_input.json names and a message naming the function and argument. */
+/* bad_handles_matrix: the generated bad-input matrix (gen/emit_badinput.py): every C function given
+ * a bad handle, rank, tag, count, buffer or uncommitted datatype must refuse it with the class
+ * spec/bad_input.json names and a message naming the function and argument. */
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/wait.h>
@@ -12,13 +13,31 @@
 #endif
 
 enum { BH_GARBAGE, BH_FREED, BH_NULL };
-static const char *const bh_variant[] = {"garbage", "freed", "null"};
+
+/* The bad values of each category, by number v (NULL: none there); a handle class's are these three. */
+static const char *bh_handle_variants[] = {"garbage", "freed", "null", NULL};
+#define bh_variants_comm bh_handle_variants
+#define bh_variants_datatype bh_handle_variants
+#define bh_variants_group bh_handle_variants
+#define bh_variants_op bh_handle_variants
+#define bh_variants_info bh_handle_variants
+#define bh_variants_errhandler bh_handle_variants
+#define bh_variants_request bh_handle_variants
+static const char *bh_variants_rank[] = {"the communicator's size", "-7", NULL};
+#define bh_variants_rank_nni bh_variants_rank
+#define bh_variants_root bh_variants_rank
+static const char *bh_variants_tag[] = {"-5", "MPI_TAG_UB + 1", NULL}; /* the second only if MPI_TAG_UB < INT_MAX */
+static const char *bh_variants_nonneg[] = {"-1", NULL};
+#define bh_variants_positive bh_variants_nonneg
+static const char *bh_variants_buffer[] = {"NULL with count 1 of MPI_INT", NULL};
+static const char *bh_variants_uncommitted[] = {"MPI_Type_contiguous(2, MPI_INT) not committed", NULL};
 
 struct bh_case {
     const char *fn, *param, *cls;
     int err;                 /* the error class the case must give */
     int null;                /* the class's null handle is refused there too */
     int (*call)(int v);
+    const char **variants;   /* bh_variants_<cls> */
     const char *known;       /* a known defect's reason (spec/bad_input.json), else NULL */
 };
 
@@ -147,9 +166,43 @@ static MPI_Request bh_bad_request(int v)
     return old;
 }
 
+static int g_size, g_tag_ub;
+
+/* bh_bad_<check>(v): a bad value of a scalar of that kind check (spec/bad_input.json's scalar_checks);
+ * the default communicator and window are over MPI_COMM_WORLD */
+static int bh_bad_rank(int v) { return v == 0 ? g_size : -7; } /* -7: no sentinel on either face */
+#define bh_bad_rank_nni bh_bad_rank
+#define bh_bad_root bh_bad_rank
+static int bh_bad_tag(int v) { return v == 0 ? -5 : g_tag_ub + 1; }
+static int bh_bad_nonneg(int v) { (void)v; return -1; }
+#define bh_bad_positive bh_bad_nonneg
+
+/* A datatype not committed (MPI_Type_contiguous(2, MPI_INT)), for an argument that describes a buffer. */
+static MPI_Datatype bh_bad_uncommitted(int v)
+{
+    MPI_Datatype t;
+    (void)v;
+    CHECK_SUCCESS(MPI_Type_contiguous(2, MPI_INT, &t));
+    return t;
+}
+
 #include "bad_handles_cases.h"
 
 enum { BH_PASS, BH_WRONG_CLASS = 10, BH_NO_NAME = 11 };
+
+/* Cases and passes by category (a handle class or a scalar check, buffer, uncommitted). */
+static struct { const char *cls; int cases, passed; } g_cat[32];
+
+static void tally(const char *cls, int passed)
+{
+    int i = 0;
+    while (g_cat[i].cls && strcmp(g_cat[i].cls, cls))
+        i++;
+    CHECK(i < (int)(sizeof g_cat / sizeof g_cat[0]) - 1, "too many categories");
+    g_cat[i].cls = cls;
+    g_cat[i].cases++;
+    g_cat[i].passed += passed;
+}
 
 /* The child's part: the call, its class and its message. */
 static int run_case(const struct bh_case *c, int v)
@@ -164,12 +217,12 @@ static int run_case(const struct bh_case *c, int v)
     MPI_Error_string(code, msg, &len);
     if (cls != c->err) {
         fprintf(stderr, "  %s(%s = %s %s): class %d, expected %d: \"%s\"\n", c->fn, c->param,
-                bh_variant[v], c->cls, cls, c->err, msg);
+                c->variants[v], c->cls, cls, c->err, msg);
         return BH_WRONG_CLASS;
     }
     if (!strstr(msg, c->fn) || !strstr(msg, c->param)) {
         fprintf(stderr, "  %s(%s = %s %s): the message does not name the function and the argument: \"%s\"\n",
-                c->fn, c->param, bh_variant[v], c->cls, msg);
+                c->fn, c->param, c->variants[v], c->cls, msg);
         return BH_NO_NAME;
     }
     return BH_PASS;
@@ -179,10 +232,17 @@ int main(void)
 {
     int n = (int)(sizeof bh_cases / sizeof bh_cases[0]);
     int cases = 0, passed = 0, crashed = 0, hung = 0, wrong = 0, unnamed = 0, known = 0, stale = 0;
+    int *tag_ub, flag = 0;
 
     CHECK_SUCCESS(MPI_Init(NULL, NULL));
     CHECK_SUCCESS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     CHECK_SUCCESS(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    CHECK_SUCCESS(MPI_Comm_size(MPI_COMM_WORLD, &g_size));
+    CHECK_SUCCESS(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag));
+    CHECK(flag && *tag_ub >= 32767, "MPI_TAG_UB");
+    g_tag_ub = *tag_ub;
+    if (g_tag_ub == INT_MAX)
+        bh_variants_tag[1] = NULL;
     CHECK_SUCCESS(MPI_Comm_group(MPI_COMM_WORLD, &g_group));
     CHECK_SUCCESS(MPI_Info_create(&g_info));
     CHECK_SUCCESS(MPI_Win_create(g_winbuf, sizeof g_winbuf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &g_win));
@@ -190,9 +250,9 @@ int main(void)
     fflush(stdout);
     fflush(stderr);
     for (int i = 0; i < n; i++) {
-        for (int v = BH_GARBAGE; v <= BH_NULL; v++) {
-            const struct bh_case *c = &bh_cases[i];
-            if (v == BH_NULL && !c->null)
+        const struct bh_case *c = &bh_cases[i];
+        for (int v = 0; c->variants[v]; v++) {
+            if (c->variants == bh_handle_variants && v == BH_NULL && !c->null)
                 continue;
             int st = 0, ok;
             pid_t pid = fork();
@@ -202,6 +262,7 @@ int main(void)
             CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
             cases++;
             ok = WIFEXITED(st) && WEXITSTATUS(st) == BH_PASS;
+            tally(c->cls, ok);
             if (c->known) {
                 if (ok) {
                     stale++;
@@ -216,11 +277,11 @@ int main(void)
                 passed++;
             } else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) {
                 hung++;
-                fprintf(stderr, "  %s(%s = %s %s): hung\n", c->fn, c->param, bh_variant[v], c->cls);
+                fprintf(stderr, "  %s(%s = %s %s): hung\n", c->fn, c->param, c->variants[v], c->cls);
             } else if (WIFSIGNALED(st)) {
                 crashed++;
                 fprintf(stderr, "  %s(%s = %s %s): crashed (signal %d)\n", c->fn, c->param,
-                        bh_variant[v], c->cls, WTERMSIG(st));
+                        c->variants[v], c->cls, WTERMSIG(st));
             } else if (WEXITSTATUS(st) == BH_WRONG_CLASS) {
                 wrong++;
             } else if (WEXITSTATUS(st) == BH_NO_NAME) {
@@ -228,13 +289,15 @@ int main(void)
             } else {
                 crashed++;
                 fprintf(stderr, "  %s(%s = %s %s): exited with %d\n", c->fn, c->param,
-                        bh_variant[v], c->cls, WEXITSTATUS(st));
+                        c->variants[v], c->cls, WEXITSTATUS(st));
             }
         }
     }
-    printf("bad_handles_matrix: %d cases (%d function and handle argument pairs; garbage, freed, null where refused): "
+    printf("bad_handles_matrix: %d cases (%d function and argument pairs): "
            "%d passed, %d crashed, %d hung, %d wrong class, %d unnamed, known defects: %d\n",
            cases, n, passed, crashed, hung, wrong, unnamed, known);
+    for (int i = 0; g_cat[i].cls; i++)
+        printf("  %s: %d cases, %d passed\n", g_cat[i].cls, g_cat[i].cases, g_cat[i].passed);
     CHECK_SUCCESS(MPI_Win_free(&g_win));
     CHECK_SUCCESS(MPI_Info_free(&g_info));
     CHECK_SUCCESS(MPI_Group_free(&g_group));
