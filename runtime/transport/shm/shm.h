@@ -1,5 +1,5 @@
 /* shm.h — internals of the shared-memory transport rt_tp_shm: design constants, the layout
- * of the per-node region, ring records, and the process-local state the shm_*.c files share. */
+ * of the per-node region (one inbound ring per rank), ring records, and the process-local state. */
 #ifndef SWITCHYARD_SHM_H
 #define SWITCHYARD_SHM_H
 
@@ -14,16 +14,15 @@
 #ifndef SHM_EAGER_MAX
 #define SHM_EAGER_MAX (32u << 10)       /* largest payload copied through the ring (measured) */
 #endif
-#define SHM_RING_BYTES (256u << 10)     /* data bytes of one ring (a power of two) */
-#define SHM_RING_MIN (4 * SHM_EAGER_MAX > (64u << 10) ? 4 * SHM_EAGER_MAX : (64u << 10))
-                                        /* rings shrink to this on crowded nodes */
-#define SHM_RINGS_BUDGET (64ull << 20)  /* ... when n*(n-1) rings would exceed this */
+#define SHM_RING_BYTES (256u << 10)     /* data bytes of a rank's inbound ring per sender, */
+#define SHM_RING_MAX (1u << 20)         /* ... up to this (powers of two) */
+#define SHM_LOCAL_MAX 65535             /* ranks of one node (a record names its sender in 16 bits) */
 #ifndef SHM_CHUNK
 #define SHM_CHUNK (64u << 10)           /* largest DATA record of a pipelined transfer */
 #endif
 #define SHM_CHUNK_MIN (8u << 10)        /* a DATA record waits for this much room */
 #define SHM_STREAM_BUDGET (1u << 20)    /* DATA bytes written to one peer per progress() */
-#define SHM_POLL_BATCH 32               /* records taken from one peer per progress() */
+#define SHM_POLL_BATCH 64               /* records taken from our ring per progress() */
 #define SHM_PAUSE_NS 1000L              /* wait() polls with pause this long, */
 #define SHM_SPIN_NS 20000L              /* then with sched_yield until this, then sleeps */
 #define SHM_SPIN_COPY_NS 500000L        /* ... or until this while a peer copies our buffer */
@@ -37,9 +36,11 @@
 
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
                "shared-memory atomics must be lock-free");
-_Static_assert(SHM_RING_MIN >= 2 * (SHM_EAGER_MAX + 2 * SHM_LINE),
+_Static_assert(SHM_RING_BYTES >= 2 * (SHM_EAGER_MAX + 2 * SHM_LINE),
                "a ring must hold an eager record after a wrap pad");
-_Static_assert(SHM_RING_MIN >= 2 * (SHM_CHUNK_MIN + SHM_LINE), "rings too small for DATA");
+_Static_assert(SHM_RING_BYTES >= 2 * (SHM_CHUNK + 2 * SHM_LINE), "rings too small for DATA");
+_Static_assert(SHM_RING_MAX >= SHM_RING_BYTES && (SHM_RING_MAX & (SHM_RING_MAX - 1)) == 0,
+               "ring sizes are powers of two");
 
 /* ---- the region (shared; offsets, never pointers) -------------------------------------- */
 /* At offset 0. Written by the creator; magic is stored last (release). */
@@ -51,8 +52,9 @@ struct shm_header {
     uint32_t ring_bytes;        /* data bytes of each ring */
     uint64_t total_bytes;       /* size of the region */
     uint64_t off_slots;         /* nlocal struct shm_slot */
-    uint64_t off_rings;         /* nlocal*(nlocal-1) rings, ring_stride bytes apart */
-    uint64_t ring_stride;       /* sizeof(struct shm_ring_ctl) + ring_bytes */
+    uint64_t off_rings;         /* nlocal rings (rank i's inbound ring i-th), ring_stride apart */
+    uint64_t ring_ctl_bytes;    /* the control block in front of each ring's data */
+    uint64_t ring_stride;       /* ring_ctl_bytes + ring_bytes, rounded to a page */
 };
 
 /* One per node-local rank. The doorbell line is written by the peers, the rest by its owner. */
@@ -64,43 +66,57 @@ struct shm_slot {
     int32_t world_rank;
     _Atomic uint32_t attached;  /* the owner mapped the region */
     _Atomic uint32_t left;      /* the owner is in finalize and consumes nothing more */
-    char pad1[SHM_SEP - 16];
+    /* The owner's latest ring reservation, written before it takes [res_pos, res_end) of
+     * ring res_ring - 1: if it dies before committing, that ring's consumer skips the range. */
+    _Atomic uint32_t res_ring;
+    uint32_t pad_res;
+    _Atomic uint64_t res_pos, res_end;
+    char pad1[SHM_SEP - 40];
 };
 
-/* The control block in front of each ring's data: head (consumer) and tail (producer) on
- * their own lines. Positions count bytes since creation and never wrap. */
+/* The control block in front of each ring's data: head (consumer), tail (producers) and the
+ * room waiters on their own lines. Positions count bytes since creation and never wrap. The
+ * ring is multi-producer: every node peer of its owner reserves records by a compare-and-swap
+ * of tail, writes them, and commits each by its stamp; the owner consumes in tail order. */
 struct shm_ring_ctl {
     _Atomic uint64_t head;      /* written by the consumer */
     char pad0[SHM_SEP - 8];
-    _Atomic uint64_t tail;      /* written by the producer */
-    _Atomic uint32_t want_space;/* set by a failed reservation, cleared by the next success */
-    char pad1[SHM_SEP - 12];
+    _Atomic uint64_t tail;      /* reserved up to here (compare-and-swap by the producers) */
+    char pad1[SHM_SEP - 8];
+    _Atomic uint32_t want_space;/* a producer found no room: the consumer wakes the waiters */
+    uint32_t pad2;
+    _Atomic uint64_t waiters[]; /* bit i: local rank i waits for room (nlocal bits) */
 };
 
 /* A ring record: one cache line of header, then the payload. `bytes` counts the whole
  * record (header included), a multiple of SHM_LINE. */
 enum { SHM_PAD = 1, SHM_EAGER, SHM_RTS, SHM_FIN, SHM_CTS, SHM_DATA };
 struct shm_rec {
-    uint32_t type;
+    _Atomic uint64_t stamp;     /* position | 1 once committed (stored last, release) */
+    uint16_t type;
+    uint16_t from;              /* the producer's local index */
     uint32_t bytes;
-    uint64_t a, b, c;           /* per type, below */
-    rt_msg_hdr h;               /* EAGER and RTS: the envelope, verbatim */
+    uint64_t a, b;              /* per type, below */
+    union {
+        rt_msg_hdr h;           /* EAGER and RTS: the envelope, verbatim */
+        uint64_t c;
+    };
 };
-/* EAGER: a = payload bytes.  RTS: a = sender's buffer address, b = length, c = sender
- *   token (the sender's pid is in its slot).  FIN: a = sender token, b = 0 or an error class.
+/* EAGER: a = payload bytes.  RTS: a = sender's buffer address, b = sender token (the length
+ * is h.len, the sender's pid is in its slot).  FIN: a = sender token, b = 0 or an error class.
  * CTS: a = sender token, b = receiver token, c = bytes wanted (> 0).  DATA: a = receiver
  * token, b = offset, c = payload bytes. */
 _Static_assert(sizeof(struct shm_rec) == SHM_LINE, "record header is one cache line");
 
 /* ---- process-local state ------------------------------------------------------------- */
-/* One end of a ring. For the producer pos is the tail and seen a cached head; for the
- * consumer pos is the head and seen a cached tail. */
+/* One process's view of a ring. The consumer's pos is the head; a producer's pos is where
+ * its latest record starts, end where it ends, seen a cached head. */
 struct shm_ring {
     struct shm_ring_ctl *ctl;
     unsigned char *data;
     uint64_t size;              /* a power of two */
-    uint64_t pos, seen;
-    uint64_t pending;           /* producer: bytes reserved, not yet committed */
+    int owner;                  /* the consumer's local index */
+    uint64_t pos, end, seen;
     uint64_t blocked_head;      /* producer: head when a reservation last failed */
     int blocked;                /* producer: a reservation failed since the last success */
     int bad;                    /* consumer: a malformed record was found */
@@ -155,15 +171,16 @@ struct shm_peer {
     int world;                  /* its world rank */
     pid_t pid;
     struct shm_slot *slot;
-    struct shm_ring out, in;    /* us -> it, it -> us */
+    struct shm_ring out;        /* its inbound ring, as we produce into it */
     struct shm_ctl *ctl;        /* FIFO of control records not yet written */
     size_t ctl_head, ctl_len, ctl_cap;
     struct shm_send *stream, *stream_last; /* pipelined sends, in CTS order */
     int rts_pending;            /* our large sends to it awaiting FIN or CTS */
-    uint64_t rts_tail;          /* out.pos after the latest RTS: once its head passes, the
+    uint64_t rts_tail;          /* out.end after the latest RTS: once its head passes, the
                                  * peer may be copying (wait() then spins longer) */
     int gone;                   /* wait() found its process gone: progress() reports it */
     int dead;                   /* reported through peer_failed: nothing more goes to it */
+    int listed;                 /* in shm_g.work */
 };
 
 struct shm_state {
@@ -172,6 +189,10 @@ struct shm_state {
     int me, nlocal;             /* our local index; ranks of our node */
     int *local_of;              /* world rank -> local index, -1 on another node */
     struct shm_peer *peer;      /* nlocal entries (ours unused) */
+    struct shm_ring in;         /* our inbound ring, as its consumer */
+    int *work, nwork;           /* peers with control records, streams or a blocked send */
+    int ngone;                  /* peers found gone (reported or not) */
+    int gone_new;               /* some were found gone and not reported yet */
     void *base;                 /* the region's mapping */
     size_t bytes;
     struct shm_slot *slot;      /* ours */
@@ -195,28 +216,32 @@ int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes);
 int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes);
 /* The slot of local rank i. */
 struct shm_slot *shm_region_slot(void *base, int i);
-/* Points r at the ring carrying from -> to (local indices, from != to), positions at 0. */
-void shm_region_ring(void *base, int from, int to, struct shm_ring *r);
+/* Points r at the inbound ring of local rank owner, positions at 0. */
+void shm_region_ring(void *base, int owner, struct shm_ring *r);
 
 /* ---- shm_ring.c ---------------------------------------------------------------------- */
-/* Producer: room for a record of `bytes` (multiple of SHM_LINE): returns where to write it,
- * or NULL (the ring is marked blocked). Nothing is visible before shm_ring_commit. */
-struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes);
-/* Producer: publishes the reserved record (release). */
+/* Producer: room for a record of `bytes` (multiple of SHM_LINE): returns where to write it
+ * (type, bytes and from already set), or NULL (the ring is marked blocked and we are
+ * registered to be woken). Nothing is visible before shm_ring_commit. */
+struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t type);
+/* Producer: publishes the reserved record (its stamp, release). */
 void shm_ring_commit(struct shm_ring *r);
 /* Producer: the largest record shm_ring_reserve would accept now. */
 uint64_t shm_ring_room(struct shm_ring *r);
 /* Producer: 1 if a reservation failed and the consumer has freed room since. */
 int shm_ring_room_changed(struct shm_ring *r);
-/* Consumer: the next record (pads skipped), NULL when empty or malformed (r->bad). */
+/* Consumer: the next record (pads skipped), NULL when none is committed at the head or it is
+ * malformed (r->bad). */
 struct shm_rec *shm_ring_peek(struct shm_ring *r);
 /* Consumer: frees the record shm_ring_peek returned (release). */
 void shm_ring_release(struct shm_ring *r);
-/* Consumer: 1 if a record may be waiting. */
+/* Consumer: 1 if a committed record waits at the head. */
 int shm_ring_ready(struct shm_ring *r);
-/* Consumer, after releases: 1 if the producer wants to be woken when room appears (the
- * producer clears the flag when a reservation succeeds). */
-int shm_ring_wants_room(struct shm_ring *r);
+/* Consumer, after releases: wakes the producers that wait for room. */
+void shm_ring_wake_producers(struct shm_ring *r);
+/* Consumer: when the head is reserved but not committed by a producer that is gone (its slot
+ * names the range), skips the range; 1 if it did. */
+int shm_ring_skip_dead(struct shm_ring *r, const struct shm_slot *dead);
 /* Bytes a record with n payload bytes occupies. */
 static inline uint64_t shm_rec_bytes(uint64_t n)
 {
@@ -246,6 +271,10 @@ uint32_t shm_pool_capacity(const struct shm_pool *p);
 /* Frees all memory. */
 void shm_pool_destroy(struct shm_pool *p);
 
+/* ---- shm_progress.c ------------------------------------------------------------------ */
+/* Puts p on the list of peers progress() writes to (control records, streams, a blocked send). */
+void shm_work_add(int p);
+
 /* ---- shm_ctl.c ----------------------------------------------------------------------- */
 /* Sends a control record to local peer p now, or queues it. 0 or RT_ERR_NO_MEM. */
 int shm_ctl_send(int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c);
@@ -266,8 +295,8 @@ void shm_stream_start(struct shm_send *s);
 int shm_stream_advance(int p);
 
 /* ---- shm_recv.c ---------------------------------------------------------------------- */
-/* Handles up to SHM_POLL_BATCH records from local peer p; returns how many. */
-int shm_poll_peer(int p);
+/* Handles up to SHM_POLL_BATCH records of our inbound ring; returns how many. */
+int shm_poll(void);
 
 /* ---- shm_large.c --------------------------------------------------------------------- */
 /* rt_tp_ops.recv_large: consumes token whatever it returns. 0 when done at once (CMA copy,

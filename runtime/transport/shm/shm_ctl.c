@@ -10,13 +10,10 @@
 /* Writes c into the ring to pe; 1 if written, 0 if there is no room. */
 static int put(struct shm_peer *pe, const struct shm_ctl *c)
 {
-    struct shm_rec *r = shm_ring_reserve(&pe->out, SHM_LINE);
+    struct shm_rec *r = shm_ring_reserve(&pe->out, SHM_LINE, (uint16_t)c->type);
 
     if (!r)
         return 0;
-    memset(r, 0, sizeof *r);
-    r->type = c->type;
-    r->bytes = SHM_LINE;
     r->a = c->a;
     r->b = c->b;
     r->c = c->c;
@@ -50,6 +47,7 @@ int shm_ctl_send(int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c)
         }
     }
     pe->ctl[pe->ctl_head + pe->ctl_len++] = rec;
+    shm_work_add(p);
     return 0;
 }
 

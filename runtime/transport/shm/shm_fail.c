@@ -11,6 +11,8 @@ void shm_fail_peer(int p)
 
     if (pe->dead)
         return;
+    if (!pe->gone)
+        shm_g.ngone++;
     pe->dead = pe->gone = 1;
     shm_ctl_drop(p);
     pe->stream = pe->stream_last = NULL;

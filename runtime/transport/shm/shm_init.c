@@ -13,7 +13,8 @@
 
 struct shm_state shm_g;
 
-/* Finds the ranks of our node; sets me, nlocal, local_of. 0 or RT_ERR_NO_MEM. */
+/* Finds the ranks of our node; sets me, nlocal, local_of. 0, RT_ERR_NO_MEM, or RT_ERR_OTHER
+ * beyond SHM_LOCAL_MAX ranks. */
 static int find_local(const rt_tp_env *env, int *node, int *first)
 {
     int r, n = 0;
@@ -34,7 +35,7 @@ static int find_local(const rt_tp_env *env, int *node, int *first)
         n += same;
     }
     shm_g.nlocal = n;
-    return 0;
+    return n > SHM_LOCAL_MAX ? RT_ERR_OTHER : 0;
 }
 
 /* Our slot filled, the peers' rings and pids; 0, or RT_ERR_OTHER if a peer did not attach. */
@@ -43,8 +44,10 @@ static int setup_peers(void)
     int p;
 
     shm_g.peer = calloc((size_t)shm_g.nlocal, sizeof *shm_g.peer);
-    if (!shm_g.peer)
+    shm_g.work = malloc((size_t)shm_g.nlocal * sizeof *shm_g.work);
+    if (!shm_g.peer || !shm_g.work)
         return RT_ERR_NO_MEM;
+    shm_region_ring(shm_g.base, shm_g.me, &shm_g.in);
     for (p = 0; p < shm_g.nlocal; p++) {
         struct shm_peer *pe = &shm_g.peer[p];
 
@@ -57,8 +60,7 @@ static int setup_peers(void)
         pe->pid = atomic_load_explicit(&pe->slot->pid, memory_order_relaxed);
         if (pe->world < 0 || pe->world >= shm_g.env->world_size || shm_g.local_of[pe->world] != p)
             return RT_ERR_OTHER;
-        shm_region_ring(shm_g.base, shm_g.me, p, &pe->out);
-        shm_region_ring(shm_g.base, p, shm_g.me, &pe->in);
+        shm_region_ring(shm_g.base, p, &pe->out);
     }
     return 0;
 }
@@ -75,6 +77,7 @@ static void release_all(void)
     shm_pool_destroy(&shm_g.sends);
     shm_pool_destroy(&shm_g.recvs);
     free(shm_g.peer);
+    free(shm_g.work);
     free(shm_g.local_of);
     memset(&shm_g, 0, sizeof shm_g);
 }

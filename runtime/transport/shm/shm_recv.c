@@ -1,5 +1,5 @@
-/* shm_recv.c — the receiving side of a ring: hands envelopes (eager and RTS) to the engine in
- * ring order, and handles the control records of large transfers (FIN, CTS, DATA). */
+/* shm_recv.c — the receiving side: hands envelopes (eager and RTS) from our inbound ring to the
+ * engine in ring order, and handles the control records of large transfers (FIN, CTS, DATA). */
 #include "shm.h"
 
 #include <string.h>
@@ -68,30 +68,41 @@ static int on_rts(int p, const struct shm_rec *r)
         return 0;
     m->peer = p;
     m->addr = r->a;
-    m->len = r->b;
-    m->stoken = r->c;
-    shm_ring_release(&shm_g.peer[p].in);
+    m->len = (uint64_t)h.len;
+    m->stoken = r->b;
+    shm_ring_release(&shm_g.in);
     shm_g.env->incoming(shm_g.peer[p].world, &h, NULL, token);
     return 1;
 }
 
-int shm_poll_peer(int p)
+/* A record we cannot trust: the ring's framing is lost, so nothing more can be received. */
+static void ring_corrupt(void)
 {
-    struct shm_peer *pe = &shm_g.peer[p];
-    struct shm_rec *r;
-    int n = 0;
+    int p;
 
-    if (pe->in.bad)
+    for (p = 0; p < shm_g.nlocal; p++)
+        if (p != shm_g.me && !shm_g.peer[p].dead)
+            shm_fail_peer(p);
+}
+
+int shm_poll(void)
+{
+    struct shm_ring *in = &shm_g.in;
+    struct shm_rec *r;
+    int n = 0, p;
+
+    if (in->bad)
         return 0;
-    while (n < SHM_POLL_BATCH && (r = shm_ring_peek(&pe->in))) {
+    while (n < SHM_POLL_BATCH && (r = shm_ring_peek(in))) {
+        p = r->from;
         if (r->type == SHM_EAGER) {
             rt_msg_hdr h = r->h;
 
-            if (r->a > r->bytes - SHM_LINE) {
-                pe->in.bad = 1;
+            if (r->a > r->bytes - SHM_LINE || h.len != (int64_t)r->a) {
+                in->bad = 1;
                 break;
             }
-            shm_g.env->incoming(pe->world, &h, r + 1, 0);
+            shm_g.env->incoming(shm_g.peer[p].world, &h, r + 1, 0);
         } else if (r->type == SHM_RTS) {
             if (!on_rts(p, r))
                 break;
@@ -104,15 +115,15 @@ int shm_poll_peer(int p)
         } else if (r->type == SHM_DATA) {
             on_data(p, r);
         } else {
-            pe->in.bad = 1;
+            in->bad = 1;
             break;
         }
-        shm_ring_release(&pe->in);
+        shm_ring_release(in);
         n++;
     }
-    if (n && shm_ring_wants_room(&pe->in))
-        shm_bell_ring(pe->slot);
-    if (pe->in.bad && !pe->dead)
-        shm_fail_peer(p); /* a corrupt ring: nothing more can be trusted from it */
+    if (n)
+        shm_ring_wake_producers(in);
+    if (in->bad)
+        ring_corrupt();
     return n;
 }

@@ -1,5 +1,5 @@
-/* shm_region.c — the per-node shared-memory region: its name, layout (header, slots, rings
- * at offsets), creation by the node's first rank, and checked attachment by the others. */
+/* shm_region.c — the per-node shared-memory region: its name, layout (header, slots, one
+ * inbound ring per rank), creation by the node's first rank, checked attachment by the others. */
 #define _GNU_SOURCE
 #include "shm.h"
 
@@ -33,14 +33,14 @@ static uint64_t round_up(uint64_t x, uint64_t a)
     return (x + a - 1) / a * a;
 }
 
-/* The layout for nlocal ranks: rings shrink (powers of two) on crowded nodes. */
+/* The layout for nlocal ranks: one inbound ring each, SHM_RING_BYTES per sender up to
+ * SHM_RING_MAX, so the region grows linearly with the ranks. */
 static void layout(struct shm_header *h, int nlocal)
 {
-    uint64_t pairs = (uint64_t)nlocal * (uint64_t)(nlocal - 1);
     uint64_t ring = SHM_RING_BYTES;
 
-    while (ring / 2 >= SHM_RING_MIN && pairs * ring > SHM_RINGS_BUDGET)
-        ring /= 2;
+    while (ring < SHM_RING_MAX && ring < (uint64_t)SHM_RING_BYTES * (uint64_t)(nlocal - 1))
+        ring *= 2;
     memset(h, 0, sizeof *h);
     h->version = SHM_VERSION;
     h->header_bytes = sizeof *h;
@@ -48,8 +48,10 @@ static void layout(struct shm_header *h, int nlocal)
     h->ring_bytes = (uint32_t)ring;
     h->off_slots = round_up(sizeof *h, SHM_SEP);
     h->off_rings = round_up(h->off_slots + (uint64_t)nlocal * sizeof(struct shm_slot), 4096);
-    h->ring_stride = sizeof(struct shm_ring_ctl) + ring;
-    h->total_bytes = round_up(h->off_rings + pairs * h->ring_stride, 4096);
+    h->ring_ctl_bytes = round_up(sizeof(struct shm_ring_ctl) + 8 * (((uint64_t)nlocal + 63) / 64),
+                                 SHM_LINE);
+    h->ring_stride = round_up(h->ring_ctl_bytes + ring, 4096);
+    h->total_bytes = h->off_rings + (uint64_t)nlocal * h->ring_stride;
 }
 
 int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes)
@@ -80,6 +82,7 @@ int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes)
     h->total_bytes = want.total_bytes;
     h->off_slots = want.off_slots;
     h->off_rings = want.off_rings;
+    h->ring_ctl_bytes = want.ring_ctl_bytes;
     h->ring_stride = want.ring_stride;
     atomic_store_explicit(&h->magic, SHM_MAGIC, memory_order_release);
     *base = p;
@@ -115,7 +118,8 @@ int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes)
         h->version != want.version || h->header_bytes != want.header_bytes ||
         h->nlocal != want.nlocal || h->ring_bytes != want.ring_bytes ||
         h->total_bytes != want.total_bytes || h->off_slots != want.off_slots ||
-        h->off_rings != want.off_rings || h->ring_stride != want.ring_stride) {
+        h->off_rings != want.off_rings || h->ring_ctl_bytes != want.ring_ctl_bytes ||
+        h->ring_stride != want.ring_stride) {
         munmap(p, want.total_bytes);
         return RT_ERR_OTHER;
     }
@@ -131,14 +135,14 @@ struct shm_slot *shm_region_slot(void *base, int i)
     return (struct shm_slot *)((unsigned char *)base + h->off_slots) + i;
 }
 
-void shm_region_ring(void *base, int from, int to, struct shm_ring *r)
+void shm_region_ring(void *base, int owner, struct shm_ring *r)
 {
     struct shm_header *h = base;
-    uint64_t idx = (uint64_t)from * (h->nlocal - 1) + (uint64_t)(to < from ? to : to - 1);
-    unsigned char *p = (unsigned char *)base + h->off_rings + idx * h->ring_stride;
+    unsigned char *p = (unsigned char *)base + h->off_rings + (uint64_t)owner * h->ring_stride;
 
     memset(r, 0, sizeof *r);
     r->ctl = (struct shm_ring_ctl *)p;
-    r->data = p + sizeof(struct shm_ring_ctl);
+    r->data = p + h->ring_ctl_bytes;
     r->size = h->ring_bytes;
+    r->owner = owner;
 }

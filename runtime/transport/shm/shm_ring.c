@@ -1,5 +1,5 @@
-/* shm_ring.c — lock-free single-producer single-consumer ring of variable-size records
- * (cache-line aligned; a pad record fills the end when a record would wrap). */
+/* shm_ring.c — a rank's inbound ring: lock-free multi-producer single-consumer, records of
+ * variable size (cache-line aligned; a pad record fills the end when a record would wrap). */
 #include "shm.h"
 
 static struct shm_rec *at(const struct shm_ring *r, uint64_t pos)
@@ -7,58 +7,75 @@ static struct shm_rec *at(const struct shm_ring *r, uint64_t pos)
     return (struct shm_rec *)(r->data + (pos & (r->size - 1)));
 }
 
-/* Whether `bytes` fit after pos given the cached head; *pad: bytes to skip to the start. */
-static int fits(const struct shm_ring *r, uint64_t bytes, uint64_t *pad)
+/* Registers us (local index shm_g.me) to be woken when the consumer frees room. */
+static void wait_for_room(struct shm_ring *r)
 {
-    uint64_t free_bytes = r->size - (r->pos - r->seen);
-    uint64_t contig = r->size - (r->pos & (r->size - 1));
-
-    *pad = bytes <= contig ? 0 : contig;
-    return *pad + bytes <= free_bytes;
+    r->blocked_head = r->seen;
+    r->blocked = 1;
+    atomic_fetch_or(&r->ctl->waiters[shm_g.me / 64], 1ull << (shm_g.me % 64));
+    atomic_store(&r->ctl->want_space, 1);
 }
 
-struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes)
+struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t type)
 {
-    uint64_t pad;
+    uint64_t t = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed), pad, need;
+    int fresh = 0;
     struct shm_rec *p;
 
-    if (!fits(r, bytes, &pad)) {
-        r->seen = atomic_load_explicit(&r->ctl->head, memory_order_acquire);
-        if (!fits(r, bytes, &pad)) {
-            r->blocked_head = r->seen;
-            r->blocked = 1;
-            atomic_store_explicit(&r->ctl->want_space, 1, memory_order_relaxed);
-            return NULL;
+    for (;;) {
+        uint64_t contig = r->size - (t & (r->size - 1));
+
+        pad = bytes <= contig ? 0 : contig;
+        need = pad + bytes;
+        if (t < r->seen || t + need - r->seen > r->size) { /* (t < seen: t is stale) */
+            if (fresh) {
+                wait_for_room(r);
+                return NULL;
+            }
+            r->seen = atomic_load_explicit(&r->ctl->head, memory_order_acquire);
+            t = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed); /* >= head */
+            fresh = 1;
+            continue;
         }
+        /* Say what we take before taking it: a consumer that finds us dead skips it. */
+        atomic_store_explicit(&shm_g.slot->res_ring, (uint32_t)r->owner + 1, memory_order_relaxed);
+        atomic_store_explicit(&shm_g.slot->res_pos, t, memory_order_relaxed);
+        atomic_store_explicit(&shm_g.slot->res_end, t + need, memory_order_relaxed);
+        if (atomic_compare_exchange_weak_explicit(&r->ctl->tail, &t, t + need,
+                                                  memory_order_acq_rel, memory_order_relaxed))
+            break;
+        fresh = 0;
     }
-    if (r->blocked) {
-        r->blocked = 0;
-        atomic_store_explicit(&r->ctl->want_space, 0, memory_order_relaxed);
-    }
+    r->blocked = 0;
     if (pad) {
-        p = at(r, r->pos);
+        p = at(r, t);
         p->type = SHM_PAD;
+        p->from = (uint16_t)shm_g.me;
         p->bytes = (uint32_t)pad;
-        r->pos += pad;
+        atomic_store_explicit(&p->stamp, t | 1, memory_order_release);
     }
-    r->pending = bytes;
-    return at(r, r->pos);
+    r->pos = t + pad;
+    r->end = t + need;
+    p = at(r, r->pos);
+    p->type = type;
+    p->from = (uint16_t)shm_g.me;
+    p->bytes = (uint32_t)bytes;
+    return p;
 }
 
 void shm_ring_commit(struct shm_ring *r)
 {
-    r->pos += r->pending;
-    r->pending = 0;
-    atomic_store_explicit(&r->ctl->tail, r->pos, memory_order_release);
+    atomic_store_explicit(&at(r, r->pos)->stamp, r->pos | 1, memory_order_release);
 }
 
 uint64_t shm_ring_room(struct shm_ring *r)
 {
-    uint64_t free_bytes, contig, wrapped;
+    uint64_t t, free_bytes, contig, wrapped;
 
     r->seen = atomic_load_explicit(&r->ctl->head, memory_order_acquire);
-    free_bytes = r->size - (r->pos - r->seen);
-    contig = r->size - (r->pos & (r->size - 1));
+    t = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed); /* >= the head just read */
+    free_bytes = t - r->seen >= r->size ? 0 : r->size - (t - r->seen);
+    contig = r->size - (t & (r->size - 1));
     if (free_bytes <= contig)
         return free_bytes;
     wrapped = free_bytes - contig;
@@ -77,22 +94,20 @@ struct shm_rec *shm_ring_peek(struct shm_ring *r)
     uint64_t bytes, contig;
 
     for (;;) {
-        if (r->pos == r->seen) {
-            r->seen = atomic_load_explicit(&r->ctl->tail, memory_order_acquire);
-            if (r->pos == r->seen)
-                return NULL;
-        }
         p = at(r, r->pos);
+        if (atomic_load_explicit(&p->stamp, memory_order_acquire) != (r->pos | 1))
+            return NULL;
         bytes = p->bytes;
         contig = r->size - (r->pos & (r->size - 1));
-        if (bytes < SHM_LINE || bytes % SHM_LINE || bytes > contig || bytes > r->seen - r->pos ||
-            r->seen - r->pos > r->size) {
+        if (bytes < SHM_LINE || bytes % SHM_LINE || bytes > contig || p->from >= shm_g.nlocal ||
+            p->from == shm_g.me) {
             r->bad = 1;
             return NULL;
         }
         if (p->type != SHM_PAD)
             return p;
-        r->pos += bytes; /* published with the next release */
+        r->pos += bytes;
+        atomic_store_explicit(&r->ctl->head, r->pos, memory_order_release);
     }
 }
 
@@ -104,11 +119,40 @@ void shm_ring_release(struct shm_ring *r)
 
 int shm_ring_ready(struct shm_ring *r)
 {
-    return atomic_load_explicit(&r->ctl->tail, memory_order_acquire) != r->pos;
+    return atomic_load_explicit(&at(r, r->pos)->stamp, memory_order_acquire) == (r->pos | 1);
 }
 
-int shm_ring_wants_room(struct shm_ring *r)
+void shm_ring_wake_producers(struct shm_ring *r)
 {
+    int w, b;
+
     atomic_thread_fence(memory_order_seq_cst); /* our head stores before reading the flag */
-    return (int)atomic_load_explicit(&r->ctl->want_space, memory_order_relaxed);
+    if (!atomic_load_explicit(&r->ctl->want_space, memory_order_relaxed) ||
+        !atomic_exchange(&r->ctl->want_space, 0))
+        return;
+    for (w = 0; w < (shm_g.nlocal + 63) / 64; w++) {
+        uint64_t bits = atomic_load_explicit(&r->ctl->waiters[w], memory_order_relaxed);
+
+        if (!bits)
+            continue;
+        bits = atomic_exchange(&r->ctl->waiters[w], 0);
+        for (b = 0; b < 64; b++)
+            if (bits >> b & 1 && w * 64 + b < shm_g.nlocal && w * 64 + b != shm_g.me)
+                shm_bell_ring(shm_g.peer[w * 64 + b].slot);
+    }
+}
+
+int shm_ring_skip_dead(struct shm_ring *r, const struct shm_slot *dead)
+{
+    uint64_t end;
+
+    if (shm_ring_ready(r) || atomic_load(&r->ctl->tail) == r->pos ||
+        atomic_load(&dead->res_ring) != (uint32_t)r->owner + 1 || atomic_load(&dead->res_pos) != r->pos)
+        return 0;
+    end = atomic_load(&dead->res_end);
+    if (end <= r->pos || end - r->pos > r->size)
+        return 0;
+    r->pos = end;
+    atomic_store_explicit(&r->ctl->head, r->pos, memory_order_release);
+    return 1;
 }

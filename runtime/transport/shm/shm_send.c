@@ -24,13 +24,13 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     if (pe->dead)
         return RT_ERR_PROC_ABORTED;
     if (n <= SHM_EAGER_MAX) {
-        r = shm_ring_reserve(&pe->out, shm_rec_bytes(n));
-        if (!r)
+        r = shm_ring_reserve(&pe->out, shm_rec_bytes(n), SHM_EAGER);
+        if (!r) {
+            shm_work_add(p); /* progress() watches for room */
             return RT_TP_AGAIN;
-        r->type = SHM_EAGER;
-        r->bytes = (uint32_t)shm_rec_bytes(n);
+        }
         r->a = n;
-        r->b = r->c = 0;
+        r->b = 0;
         r->h = *h;
         if (n && data)
             memcpy(r + 1, data, n);
@@ -43,24 +43,22 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     s = shm_pool_get(&shm_g.sends, &token);
     if (!s)
         return RT_ERR_NO_MEM;
-    r = shm_ring_reserve(&pe->out, SHM_LINE);
+    r = shm_ring_reserve(&pe->out, SHM_LINE, SHM_RTS);
     if (!r) {
         shm_pool_put(&shm_g.sends, s);
+        shm_work_add(p);
         return RT_TP_AGAIN;
     }
     s->peer = p;
     s->sreq = sreq;
     s->buf = data;
     s->len = n;
-    r->type = SHM_RTS;
-    r->bytes = SHM_LINE;
     r->a = (uint64_t)(uintptr_t)data; /* 0: packed piece by piece, through the pipeline */
-    r->b = n;
-    r->c = token;
+    r->b = token;
     r->h = *h;
     shm_ring_commit(&pe->out);
     pe->rts_pending++;
-    pe->rts_tail = pe->out.pos;
+    pe->rts_tail = pe->out.end;
     shm_bell_ring(pe->slot);
     return RT_TP_PENDING;
 }
@@ -75,6 +73,7 @@ void shm_stream_start(struct shm_send *s)
     else
         pe->stream = s;
     pe->stream_last = s;
+    shm_work_add(s->peer);
 }
 
 /* Writes one DATA record of s if there is room worth using; 1 if written. */
@@ -86,11 +85,9 @@ static int chunk(struct shm_peer *pe, struct shm_send *s)
 
     if (room < shm_rec_bytes(n) && room >= SHM_LINE + SHM_CHUNK_MIN)
         n = room - SHM_LINE; /* a smaller piece keeps the pipe busy */
-    r = shm_ring_reserve(&pe->out, shm_rec_bytes(n));
+    r = shm_ring_reserve(&pe->out, shm_rec_bytes(n), SHM_DATA);
     if (!r)
         return 0;
-    r->type = SHM_DATA;
-    r->bytes = (uint32_t)shm_rec_bytes(n);
     r->a = s->rtoken;
     r->b = s->off;
     r->c = n;

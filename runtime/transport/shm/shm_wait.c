@@ -18,17 +18,15 @@ long long shm_now_ns(void)
 
 int shm_ready(void)
 {
-    int p;
+    int i;
 
-    for (p = 0; p < shm_g.nlocal; p++) {
-        struct shm_peer *pe = &shm_g.peer[p];
+    if (!shm_g.in.bad && shm_ring_ready(&shm_g.in))
+        return 1;
+    if (shm_g.gone_new)
+        return 1; /* progress() reports it */
+    for (i = 0; i < shm_g.nwork; i++) {
+        struct shm_peer *pe = &shm_g.peer[shm_g.work[i]];
 
-        if (p == shm_g.me)
-            continue;
-        if (!pe->in.bad && shm_ring_ready(&pe->in))
-            return 1;
-        if (pe->gone && !pe->dead)
-            return 1; /* progress() reports it */
         if (pe->dead)
             continue;
         if (shm_ring_room_changed(&pe->out))
@@ -46,8 +44,11 @@ void shm_check_peers(void)
     shm_g.alive_ns = shm_now_ns();
     for (p = 0; p < shm_g.nlocal; p++)
         if (p != shm_g.me && !shm_g.peer[p].gone && kill(shm_g.peer[p].pid, 0) < 0 &&
-            errno == ESRCH)
+            errno == ESRCH) {
             shm_g.peer[p].gone = 1;
+            shm_g.ngone++;
+            shm_g.gone_new = 1;
+        }
 }
 
 /* Whether a peer has taken in our latest RTS and not answered yet: it is probably copying

@@ -1,5 +1,7 @@
-/* t_death.c — test of peer death: rank 1 SIGKILLs itself holding a large send of rank 0 and a
- * full ring from rank 2; they must see send_done with an error and peer_failed(1) once. */
+/* t_death.c — test of peer death: rank 1 SIGKILLs itself holding a large send of rank 0, a
+ * full ring from rank 2, and a record it reserved in rank 0's ring and never committed; they
+ * must see send_done with an error and peer_failed(1) once, and rank 0 still gets rank 2's
+ * message queued behind that reservation. */
 
 /* usage: t_death RESULT_DIR. Each survivor writes RESULT_DIR/ok.<rank>; mpiexec then reports
  * rank 1's signal and kills the rest, which ignore SIGTERM long enough. Hydra SIGKILLs them at
@@ -15,6 +17,7 @@
 
 #include "pmi.h"
 #include "rt_consts.h"
+#include "shm.h"
 
 #define CTX 9
 #define BIG (1u << 20)
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
             tenv_send(r, &h, small, 8, NULL);
     while (got < T.size - 1)
         tenv_step();
+    if (T.rank == 1) /* dies before committing it: rank 0 must skip it */
+        TCHECK(shm_ring_reserve(&shm_g.peer[0].out, SHM_LINE, SHM_EAGER) != NULL, "reserve");
     TCHECK(rt__pmi_barrier() == 0, "barrier");
     if (T.rank == 1) {
         usleep(100000); /* let rank 0's RTS and rank 2's flood arrive unread */
@@ -85,6 +90,8 @@ int main(int argc, char **argv)
         while ((rc = rt_tp_shm.send(1, &h, small, sizeof small, NULL)) == 0)
             full++;
         TCHECK(rc == RT_TP_AGAIN && full > 0, "flood: %d after %d", rc, full);
+        h.len = 8;
+        tenv_send(0, &h, small, 8, NULL); /* behind rank 1's dead reservation */
     }
     t0 = tenv_now_ns();
     while (failed_calls == 0 && tenv_now_ns() - t0 < 5000000000LL)
@@ -93,9 +100,14 @@ int main(int argc, char **argv)
         tenv_step();
     TCHECK(failed_calls == 1 && failed_rank == 1, "peer_failed: %d calls, rank %d", failed_calls,
            failed_rank);
-    if (T.rank == 0)
+    if (T.rank == 0) {
         TCHECK(send_dones == 1 && send_err == RT_ERR_PROC_ABORTED, "send_done: %d, err %d",
                send_dones, send_err);
+        while (T.size > 2 && got < T.size && tenv_now_ns() - t0 < 5000000000LL)
+            tenv_step();
+        TCHECK(T.size == 2 || got == T.size, "rank 2's message behind rank 1's reservation: %d "
+               "messages of %d", got, T.size);
+    }
     h.len = 8;
     rc = rt_tp_shm.send(1, &h, small, 8, NULL);
     TCHECK(rc == RT_ERR_PROC_ABORTED, "send to the dead rank: %d", rc);

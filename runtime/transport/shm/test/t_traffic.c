@@ -20,7 +20,7 @@
 struct msgp {                   /* what message k from src to dst looks like */
     size_t len;
     int sync;
-    int rmode;                  /* large: 0-3 exact, 4 truncated, 5 n = 0, 6 drop, 7 bigger */
+    int rmode;                  /* large: 0-3 exact, 4 truncated, 5 n = 0, 6 through env->unpack, 7 bigger */
     int defer;                  /* large: recv_large later, not from incoming */
     uint64_t seed;
 };
@@ -32,10 +32,10 @@ struct sendrec {                /* a large send in flight */
 };
 
 struct recvrec {                /* a large receive */
-    int src, k, done;
+    int src, k, done, rmode;
     uint64_t token, seed;
     size_t len, nreq;           /* message length, bytes asked for */
-    unsigned char *buf;         /* NULL: drop */
+    unsigned char *buf;
     struct recvrec *next;       /* deferred list */
 };
 
@@ -119,7 +119,7 @@ static void check_recv(struct recvrec *m)
 
 static void start_recv(struct recvrec *m)
 {
-    int rc = rt_tp_shm.recv_large(m->src, m->token, m->buf, m->nreq, m);
+    int rc = rt_tp_shm.recv_large(m->src, m->token, m->rmode == 6 ? NULL : m->buf, m->nreq, m);
 
     if (rc == 0) {
         check_recv(m);
@@ -197,11 +197,10 @@ static void on_incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t
     case 7: m->nreq = p.len + 100; break;
     default: m->nreq = p.len;
     }
-    if (p.rmode != 6) {
-        m->buf = malloc(m->nreq + GUARD);
-        TCHECK(m->buf != NULL, "malloc");
-        memset(m->buf, 0xA5, m->nreq + GUARD);
-    }
+    m->rmode = p.rmode;
+    m->buf = malloc(m->nreq + GUARD);
+    TCHECK(m->buf != NULL, "malloc");
+    memset(m->buf, 0xA5, m->nreq + GUARD);
     if (p.defer) {
         m->next = deferred;
         deferred = m;
@@ -222,6 +221,17 @@ static void on_send_done(void *sreq, int err)
     inflight_sends--;
     free(s->buf);
     free(s);
+}
+
+/* env->unpack: rmode 6 receives through it, as the engine does for a non-contiguous layout. */
+static void on_unpack(void *rreq, uint64_t offset, size_t n, const void *src)
+{
+    struct recvrec *m = rreq;
+
+    TCHECK(m->rmode == 6 && offset <= m->nreq && n <= m->nreq - offset,
+           "unpack %d #%d: mode %d, [%llu, +%zu) of %zu", m->src, m->k, m->rmode,
+           (unsigned long long)offset, n, m->nreq);
+    memcpy(m->buf + offset, src, n);
 }
 
 static void on_recv_done(void *rreq, int err)
@@ -349,6 +359,7 @@ int main(int argc, char **argv)
     }
     if (nmsg > (1 << 20) - 1)
         nmsg = (1 << 20) - 1;
+    T.env.unpack = on_unpack; /* tenv_init keeps the other fields */
     tenv_init(nodes, on_incoming, on_send_done, on_recv_done, on_peer_failed);
     if (undumpable && T.rank % 2)
         TCHECK(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0, "PR_SET_DUMPABLE");
