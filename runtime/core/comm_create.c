@@ -410,31 +410,20 @@ int rt_Comm_split(rt_comm *comm, int color, int key, rt_comm **newcomm)
 
 /* ------------------------------------------------------------ split_type */
 
-#define HOSTLEN 256
-
-/* The color: the index of the first process with the same host name. */
 int rt__node_color(rt_comm *comm, int *color, int *all)
 {
-    char *hosts = calloc((size_t)comm->size, HOSTLEN), mine[HOSTLEN] = {0};
-    if (!hosts)
-        return RT_ERR_NO_MEM;
-    if (gethostname(mine, sizeof mine - 1) != 0)
-        strcpy(mine, "localhost");
-    rt__team t = rt__team_of(comm);
-    int err = rt__coll_allgather(&t, mine, hosts, HOSTLEN);
-    if (!err) {
-        *color = -1;
-        *all = 1;
-        for (int r = 0; r < comm->size; r++) {
-            int same = strncmp(hosts + (size_t)r * HOSTLEN, mine, HOSTLEN) == 0;
-            if (same && *color < 0)
-                *color = r;
-            if (!same)
-                *all = 0;
-        }
+    int node = rt__node_of(rt__comm_world_rank(comm, comm->rank));
+
+    *color = -1;
+    *all = 1;
+    for (int r = 0; r < comm->size; r++) {
+        int same = rt__node_of(rt__comm_world_rank(comm, r)) == node;
+        if (same && *color < 0)
+            *color = r;
+        if (!same)
+            *all = 0;
     }
-    free(hosts);
-    return err;
+    return RT_SUCCESS;
 }
 
 /* The value of key in info (NULL: absent). */

@@ -226,6 +226,21 @@ static int probe_found(void *arg)
            rt__failed_peer(p->comm, p->source) >= 0;
 }
 
+/* No message matching source is queued on comm: MPIX_ERR_PROC_FAILED raised naming fn when
+ * none can come (the source, or for MPI_ANY_SOURCE a process of comm, failed), else
+ * RT_SUCCESS. */
+static int probe_lost(rt_comm *comm, int source, const char *fn)
+{
+    int lost = rt__failed_peer(comm, source);
+    if (lost < 0)
+        return RT_SUCCESS;
+    if (source == RT_ANY_SOURCE)
+        return rt_raise((rt_obj *)comm, RT_X_ERR_PROC_FAILED, fn,
+                        "no message for the MPI_ANY_SOURCE probe: rank %d of its communicator has failed", lost);
+    return rt_raise((rt_obj *)comm, RT_X_ERR_PROC_FAILED, fn,
+                    "no message from rank %d can come: that process has failed", lost);
+}
+
 /* Blocks until a message matching (source, tag) is queued on comm: RT_SUCCESS, or, when the
  * process it could come from failed first, MPIX_ERR_PROC_FAILED raised naming fn. */
 static int probe_wait(rt_comm *comm, int source, int tag, const char *fn)
@@ -234,15 +249,10 @@ static int probe_wait(rt_comm *comm, int source, int tag, const char *fn)
     rt__wait_until(probe_found, &p);
     if (rt__unexpected_find(comm->ctx, source, tag, 0))
         return RT_SUCCESS;
-    int lost = rt__failed_peer(comm, source);
-    if (source == RT_ANY_SOURCE)
-        return rt_raise((rt_obj *)comm, RT_X_ERR_PROC_FAILED, fn,
-                        "no message for the MPI_ANY_SOURCE probe: rank %d of its communicator has failed", lost);
-    return rt_raise((rt_obj *)comm, RT_X_ERR_PROC_FAILED, fn,
-                    "no message from rank %d can come: that process has failed", lost);
+    return probe_lost(comm, source, fn);
 }
 
-/* MPI_Iprobe. */
+/* MPI_Iprobe: flag 0 while no message matches, or MPIX_ERR_PROC_FAILED once none can come. */
 int rt_Iprobe(int source, int tag, rt_comm *comm, int *flag, rt_status *status)
 {
     if (source == RT_PROC_NULL) {
@@ -255,7 +265,7 @@ int rt_Iprobe(int source, int tag, rt_comm *comm, int *flag, rt_status *status)
     *flag = m != NULL;
     if (m)
         probe_status(m, status);
-    return RT_SUCCESS;
+    return m ? RT_SUCCESS : probe_lost(comm, source, __func__);
 }
 
 /* MPI_Probe. */
@@ -299,7 +309,7 @@ int rt_Improbe(int source, int tag, rt_comm *comm, int *flag, rt_message **messa
         rt__progress();
         *flag = rt__unexpected_find(comm->ctx, source, tag, 0) != NULL;
         if (!*flag)
-            return RT_SUCCESS;
+            return probe_lost(comm, source, __func__);
     }
     *flag = 1;
     return take_message(comm, source, tag, message, status, __func__);

@@ -548,6 +548,11 @@ static int find_nodes(int size, int rank)
     return from_launcher ? RT_SUCCESS : exchange_hosts(size, rank);
 }
 
+int rt__node_of(int w)
+{
+    return E.node_of && w >= 0 && w < rt__g.world.size ? E.node_of[w] : 0;
+}
+
 int rt__p2p_init(void)
 {
     int size = rt__g.world.size, rank = rt__g.world.rank;

@@ -150,8 +150,10 @@ void rt__win_shm_unmap(rt_win *w);
  * failure). */
 int rt__all_ok(rt_comm *comm, int ok, int *err);
 /* *color = a color shared by exactly the processes of comm on this node; *all = 1 when
- * that is every process (comm_create.c). RT_SUCCESS or an error class (not raised). */
+ * that is every process (comm_create.c, from the node map: no communication). RT_SUCCESS. */
 int rt__node_color(rt_comm *comm, int *color, int *all);
+/* The node index of world rank w in the job's node map (p2p_engine.c; 0 for a singleton). */
+int rt__node_of(int w);
 
 /* Objects that carry an error handler but have no other state yet. */
 struct rt_file { rt_obj obj; rt_errhandler *errh; };

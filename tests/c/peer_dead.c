@@ -7,8 +7,9 @@
  * message naming rank 2, the data from rank 1 intact; a Sendrecv whose receive half is the
  * dead one names rank 2 too; receives from rank 2 fail, never hang.
  * MPI_ANY_SOURCE (ULFM): rank 0's MPI_Irecv posted before the death completes with
- * MPIX_ERR_PROC_FAILED_PENDING, a blocking MPI_Recv and MPI_Probe posted after it fail with
- * MPIX_ERR_PROC_FAILED, and a message rank 1 sends later is still probed and received through
+ * MPIX_ERR_PROC_FAILED_PENDING, a blocking MPI_Recv, MPI_Probe, MPI_Iprobe and MPI_Improbe
+ * posted after it fail with MPIX_ERR_PROC_FAILED, and a message rank 1 sends later is still
+ * probed (MPI_Iprobe too) and received through
  * MPI_ANY_SOURCE, intact. */
 #include "check.h"
 
@@ -99,6 +100,16 @@ int main(int argc, char **argv)
         check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Probe", "MPI_Probe(MPI_ANY_SOURCE) after the death");
         rc0 = MPI_Probe(2, 8, MPI_COMM_WORLD, &ast);
         check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Probe", "MPI_Probe(2) after the death");
+        /* nonblocking probes say so too, instead of flag = 0 forever */
+        int aflag = -1;
+        MPI_Message amsg = MPI_MESSAGE_NULL;
+        rc0 = MPI_Iprobe(MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &aflag, &ast);
+        check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Iprobe", "MPI_Iprobe(MPI_ANY_SOURCE) after the death");
+        rc0 = MPI_Iprobe(2, 8, MPI_COMM_WORLD, &aflag, &ast);
+        check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Iprobe", "MPI_Iprobe(2) after the death");
+        rc0 = MPI_Improbe(MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &aflag, &amsg, &ast);
+        check_class(rc0, MPIX_ERR_PROC_FAILED, "MPI_Improbe", "MPI_Improbe(MPI_ANY_SOURCE) after the death");
+        CHECK(amsg == MPI_MESSAGE_NULL, "MPI_Improbe returned a message\n");
 
         /* the send half fails (a rendezvous send: it cannot have gone anywhere), the receive
          * half succeeds */
@@ -136,6 +147,9 @@ int main(int argc, char **argv)
 
         /* rank 1's message after the death: once queued, MPI_ANY_SOURCE probes and receives it */
         CHECK(MPI_Probe(1, 7, MPI_COMM_WORLD, &st) == MPI_SUCCESS, "MPI_Probe(1, 7)\n");
+        int flag = 0;
+        CHECK(MPI_Iprobe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag &&
+              st.MPI_SOURCE == 1, "MPI_Iprobe(MPI_ANY_SOURCE, 7): flag %d source %d\n", flag, st.MPI_SOURCE);
         CHECK(MPI_Probe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st) == MPI_SUCCESS && st.MPI_SOURCE == 1,
               "MPI_Probe(MPI_ANY_SOURCE, 7): source %d\n", st.MPI_SOURCE);
         memset(in, 0, 100 * sizeof *in);
