@@ -81,12 +81,15 @@ struct shm_slot {
 struct shm_ring_ctl {
     _Atomic uint64_t head;      /* written by the consumer */
     char pad0[SHM_SEP - 8];
-    _Atomic uint64_t tail;      /* reserved up to here (compare-and-swap by the producers) */
+    _Atomic uint64_t tail;      /* reserved up to here (compare-and-swap by the producers),
+                                 * | SHM_TAIL_SLEEP while the owner sleeps on its doorbell */
     char pad1[SHM_SEP - 8];
     _Atomic uint32_t want_space;/* a producer found no room: the consumer wakes the waiters */
     uint32_t pad2;
     _Atomic uint64_t waiters[]; /* bit i: local rank i waits for room (nlocal bits) */
 };
+
+#define SHM_TAIL_SLEEP 1ull   /* positions are multiples of SHM_LINE: bit 0 is free */
 
 /* A ring record: one cache line of header, then the payload. `bytes` counts the whole
  * record (header included), a multiple of SHM_LINE. */
@@ -119,6 +122,7 @@ struct shm_ring {
     uint64_t pos, end, seen;
     uint64_t blocked_head;      /* producer: head when a reservation last failed */
     int blocked;                /* producer: a reservation failed since the last success */
+    int wake;                   /* producer: a reservation took the owner's sleep bit */
     int bad;                    /* consumer: a malformed record was found */
 };
 
@@ -239,6 +243,14 @@ void shm_ring_release(struct shm_ring *r);
 int shm_ring_ready(struct shm_ring *r);
 /* Consumer, after releases: wakes the producers that wait for room. */
 void shm_ring_wake_producers(struct shm_ring *r);
+/* Producer, after committing: wakes the owner (whose slot is owner) if a reservation since
+ * the last call took its sleep bit. */
+void shm_ring_wake_owner(struct shm_ring *r, struct shm_slot *owner);
+/* Consumer, before sleeping: sets the sleep bit in the tail (a full fence); 1 if nothing is
+ * reserved beyond the head and nothing committed, so that the next producer will wake us. */
+int shm_ring_sleep_mark(struct shm_ring *r);
+/* Consumer, awake: clears the sleep bit if no producer took it. */
+void shm_ring_sleep_unmark(struct shm_ring *r);
 /* Consumer: when the head is reserved but not committed by a producer that is gone (its slot
  * names the range), skips the range; 1 if it did. */
 int shm_ring_skip_dead(struct shm_ring *r, const struct shm_slot *dead);
@@ -249,11 +261,13 @@ static inline uint64_t shm_rec_bytes(uint64_t n)
 }
 
 /* ---- shm_bell.c ---------------------------------------------------------------------- */
-/* After publishing to the owner of s: wakes it if it announced it sleeps. */
+/* After freeing room the owner of s waits for: wakes it if it announced it sleeps. */
 void shm_bell_ring(struct shm_slot *s);
-/* Announces sleep on our slot, rechecks ready(), sleeps at most ns unless it is true or the
- * bell rings. Returns 1 if the sleep timed out. */
-int shm_bell_sleep(struct shm_slot *s, int (*ready)(void), long ns);
+/* Wakes the owner of s unconditionally (a producer that took its sleep bit). */
+void shm_bell_wake(struct shm_slot *s);
+/* Announces sleep on our slot and in our ring's tail, rechecks ready(), sleeps at most ns
+ * unless it is true or the bell rings. Returns 1 if the sleep timed out. */
+int shm_bell_sleep(struct shm_slot *s, struct shm_ring *in, int (*ready)(void), long ns);
 
 /* ---- shm_pool.c ---------------------------------------------------------------------- */
 /* An empty pool of entries of esz bytes. */

@@ -26,21 +26,29 @@ void shm_bell_ring(struct shm_slot *s)
      * owner polls everything once awake and announces itself again before sleeping again. */
     if (!atomic_exchange_explicit(&s->sleeping, 0, memory_order_acq_rel))
         return;
+    shm_bell_wake(s);
+}
+
+void shm_bell_wake(struct shm_slot *s)
+{
     atomic_fetch_add_explicit(&s->bell, 1, memory_order_release);
     futex(&s->bell, FUTEX_WAKE, 1, NULL);
 }
 
-int shm_bell_sleep(struct shm_slot *s, int (*ready)(void), long ns)
+/* Records reach us through our ring, whose producers see the sleep bit when they reserve
+ * (no fence on their side); room freed in another ring comes through `sleeping`. */
+int shm_bell_sleep(struct shm_slot *s, struct shm_ring *in, int (*ready)(void), long ns)
 {
     uint32_t seq = atomic_load_explicit(&s->bell, memory_order_acquire);
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
     int timedout = 0;
 
     atomic_store_explicit(&s->sleeping, 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_seq_cst);
-    /* A ring after seq was read changes the word: FUTEX_WAIT then returns at once. */
-    if (!ready() && futex(&s->bell, FUTEX_WAIT, seq, &ts) < 0 && errno == ETIMEDOUT)
+    /* A wake-up after seq was read changes the word: FUTEX_WAIT then returns at once. */
+    if (shm_ring_sleep_mark(in) && !ready() && futex(&s->bell, FUTEX_WAIT, seq, &ts) < 0 &&
+        errno == ETIMEDOUT)
         timedout = 1;
     atomic_store_explicit(&s->sleeping, 0, memory_order_relaxed);
+    shm_ring_sleep_unmark(in);
     return timedout;
 }

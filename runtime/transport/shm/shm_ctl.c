@@ -29,7 +29,7 @@ int shm_ctl_send(int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c)
     if (pe->dead)
         return 0;
     if (pe->ctl_len == 0 && put(pe, &rec)) {
-        shm_bell_ring(pe->slot);
+        shm_ring_wake_owner(&pe->out, pe->slot);
         return 0;
     }
     if (pe->ctl_head + pe->ctl_len == pe->ctl_cap) {

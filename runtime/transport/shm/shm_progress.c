@@ -48,8 +48,7 @@ int shm_progress(void)
         if (pe->dead)
             continue;
         w = shm_ctl_flush(p) + shm_stream_advance(p);
-        if (w)
-            shm_bell_ring(pe->slot);
+        shm_ring_wake_owner(&pe->out, pe->slot);
         n += w;
     }
     for (i = k = 0; i < shm_g.nwork; i++) { /* keep those with work left */

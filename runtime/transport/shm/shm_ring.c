@@ -18,12 +18,15 @@ static void wait_for_room(struct shm_ring *r)
 
 struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t type)
 {
-    uint64_t t = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed), pad, need;
+    uint64_t tword = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed), t, pad, need;
     int fresh = 0;
     struct shm_rec *p;
 
     for (;;) {
-        uint64_t contig = r->size - (t & (r->size - 1));
+        uint64_t contig;
+
+        t = tword & ~SHM_TAIL_SLEEP;
+        contig = r->size - (t & (r->size - 1));
 
         pad = bytes <= contig ? 0 : contig;
         need = pad + bytes;
@@ -33,7 +36,7 @@ struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t ty
                 return NULL;
             }
             r->seen = atomic_load_explicit(&r->ctl->head, memory_order_acquire);
-            t = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed); /* >= head */
+            tword = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed); /* >= head */
             fresh = 1;
             continue;
         }
@@ -41,11 +44,13 @@ struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t ty
         atomic_store_explicit(&shm_g.slot->res_ring, (uint32_t)r->owner + 1, memory_order_relaxed);
         atomic_store_explicit(&shm_g.slot->res_pos, t, memory_order_relaxed);
         atomic_store_explicit(&shm_g.slot->res_end, t + need, memory_order_relaxed);
-        if (atomic_compare_exchange_weak_explicit(&r->ctl->tail, &t, t + need,
+        /* Taking the tail also takes the owner's sleep bit: we then owe it a wake-up. */
+        if (atomic_compare_exchange_weak_explicit(&r->ctl->tail, &tword, t + need,
                                                   memory_order_acq_rel, memory_order_relaxed))
             break;
         fresh = 0;
     }
+    r->wake |= (int)(tword & SHM_TAIL_SLEEP);
     r->blocked = 0;
     if (pad) {
         p = at(r, t);
@@ -73,7 +78,7 @@ uint64_t shm_ring_room(struct shm_ring *r)
     uint64_t t, free_bytes, contig, wrapped;
 
     r->seen = atomic_load_explicit(&r->ctl->head, memory_order_acquire);
-    t = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed); /* >= the head just read */
+    t = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed) & ~SHM_TAIL_SLEEP; /* >= head */
     free_bytes = t - r->seen >= r->size ? 0 : r->size - (t - r->seen);
     contig = r->size - (t & (r->size - 1));
     if (free_bytes <= contig)
@@ -146,7 +151,7 @@ int shm_ring_skip_dead(struct shm_ring *r, const struct shm_slot *dead)
 {
     uint64_t end;
 
-    if (shm_ring_ready(r) || atomic_load(&r->ctl->tail) == r->pos ||
+    if (shm_ring_ready(r) || (atomic_load(&r->ctl->tail) & ~SHM_TAIL_SLEEP) == r->pos ||
         atomic_load(&dead->res_ring) != (uint32_t)r->owner + 1 || atomic_load(&dead->res_pos) != r->pos)
         return 0;
     end = atomic_load(&dead->res_end);
@@ -155,4 +160,25 @@ int shm_ring_skip_dead(struct shm_ring *r, const struct shm_slot *dead)
     r->pos = end;
     atomic_store_explicit(&r->ctl->head, r->pos, memory_order_release);
     return 1;
+}
+
+void shm_ring_wake_owner(struct shm_ring *r, struct shm_slot *owner)
+{
+    if (!r->wake)
+        return;
+    r->wake = 0;
+    shm_bell_wake(owner);
+}
+
+int shm_ring_sleep_mark(struct shm_ring *r)
+{
+    uint64_t old = atomic_fetch_or(&r->ctl->tail, SHM_TAIL_SLEEP); /* a full fence */
+
+    return (old & ~SHM_TAIL_SLEEP) == r->pos && !shm_ring_ready(r);
+}
+
+void shm_ring_sleep_unmark(struct shm_ring *r)
+{
+    if (atomic_load_explicit(&r->ctl->tail, memory_order_relaxed) & SHM_TAIL_SLEEP)
+        atomic_fetch_and(&r->ctl->tail, ~SHM_TAIL_SLEEP);
 }

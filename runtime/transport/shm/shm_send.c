@@ -37,7 +37,7 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
         else if (n)
             shm_g.env->pack(sreq, 0, n, r + 1);
         shm_ring_commit(&pe->out);
-        shm_bell_ring(pe->slot);
+        shm_ring_wake_owner(&pe->out, pe->slot);
         return 0;
     }
     s = shm_pool_get(&shm_g.sends, &token);
@@ -59,7 +59,7 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     shm_ring_commit(&pe->out);
     pe->rts_pending++;
     pe->rts_tail = pe->out.end;
-    shm_bell_ring(pe->slot);
+    shm_ring_wake_owner(&pe->out, pe->slot);
     return RT_TP_PENDING;
 }
 

@@ -103,7 +103,7 @@ void shm_wait(long timeout_ns)
     }
     left = timeout_ns - (now - t0);
     if (left > 0)
-        shm_bell_sleep(shm_g.slot, shm_ready, (long)left);
+        shm_bell_sleep(shm_g.slot, &shm_g.in, shm_ready, (long)left);
     if (shm_now_ns() - shm_g.alive_ns >= SHM_ALIVE_NS)
         shm_check_peers();
 }
