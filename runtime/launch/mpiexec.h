@@ -16,6 +16,9 @@
 #define MX_EXIT_NOEXEC 126   /* the program is not executable */
 #define MX_EXIT_NOTFOUND 127 /* the program was not found */
 
+/* -bind-to (or SWITCHYARD_BIND): whether each rank is bound to one CPU. */
+enum { MX_BIND_UNSET, MX_BIND_NONE, MX_BIND_CORE };
+
 /* The PMI-1 limits mpiexec serves (buffer sizes with the NUL, as Hydra advertises them). */
 #define MX_KVSNAME_MAX 256
 #define MX_KEY_MAX 64
@@ -55,6 +58,7 @@ struct mx_opts {
     int env_none;           /* -genvnone: the ranks get only -genv/-x settings and mpiexec's */
     int tag;                /* -l: prefix output lines with "[rank] " */
     int no_cleanup;         /* -disable-auto-cleanup: a failed rank does not end the job */
+    int bind;               /* MX_BIND_NONE or MX_BIND_CORE (the default) */
     double timeout;         /* seconds, 0 = none */
     char **env;             /* NAME=VALUE from -genv and -x, malloc'ed */
     int nenv;
@@ -66,6 +70,7 @@ struct mx_opts {
 struct mx_rank {
     int rank;
     int appnum;             /* index of its part of the command line (MPI_APPNUM) */
+    int cpu;                /* the CPU it is bound to, -1 for none (mx_bind_plan) */
     pid_t pid;
     int pmi_fd;             /* launcher's end of the rank's PMI socket, -1 once closed */
     int out_fd, err_fd;     /* read ends of its stdout/stderr pipes, -1 at EOF */
@@ -132,6 +137,14 @@ int mx_check_program(const char *prog);
 /* mpiexec_spawn.c: start every rank (pipes, socket, environment, process group). Returns 0,
  * or -1 after printing why; ranks already started are then in job->ranks. */
 int mx_spawn(struct mx_job *job, const void *child_sigmask);
+
+/* mpiexec_bind.c: choose each rank's CPU (job->ranks[i].cpu): with MX_BIND_CORE and at most as
+ * many ranks as CPUs in mpiexec's own affinity mask, rank i gets the i-th CPU of that mask;
+ * otherwise (or when the mask cannot be read) every rank gets -1 and runs unbound. */
+void mx_bind_plan(struct mx_job *job);
+/* mpiexec_bind.c: in a rank's process before exec: bind it to cpu (nothing for -1). A failure
+ * leaves it on the mask it inherited: binding is a matter of speed, not of correctness. */
+void mx_bind_child(int cpu);
 
 /* mpiexec_pmi.c: read and serve what rank r sent; with drain, until nothing is left. */
 void mx_pmi_read(struct mx_job *job, struct mx_rank *r, int drain);

@@ -1,6 +1,6 @@
 /* mpiexec_opts.c — mpiexec's command line: -n/-np, -genv, -x, -l/--tag-output, --timeout,
- * -disable-auto-cleanup,
- * hosts, Hydra's and Open MPI's accepted flags, --help, the program and its arguments; MPMD. */
+ * -disable-auto-cleanup, -bind-to (and SWITCHYARD_BIND), hosts, Hydra's and Open MPI's
+ * accepted flags, --help, the program and its arguments; MPMD. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -86,6 +86,16 @@ static int parse_timeout(const char *arg, double *out)
     return 0;
 }
 
+/* "none" or "core" (what -bind-to and SWITCHYARD_BIND take): MX_BIND_*, or -1. */
+static int parse_bind(const char *arg)
+{
+    if (strcmp(arg, "none") == 0)
+        return MX_BIND_NONE;
+    if (strcmp(arg, "core") == 0)
+        return MX_BIND_CORE;
+    return -1;
+}
+
 static int is_colon(const char *a)
 {
     return a && strcmp(a, ":") == 0;
@@ -147,6 +157,10 @@ static int parse_part(int argc, char **argv, int *pos, struct mx_opts *o, struct
              * to the ranks anyway */
         } else if (strcmp(a, "-disable-auto-cleanup") == 0 || strcmp(a, "--disable-auto-cleanup") == 0) {
             o->no_cleanup = 1;
+        } else if (strcmp(a, "-bind-to") == 0 || strcmp(a, "--bind-to") == 0) {
+            if (!next || (o->bind = parse_bind(next)) < 0)
+                return usage_error("%s needs none or core", a);
+            i++;
         } else if (strcmp(a, "-genvnone") == 0) {
             o->env_none = 1;
         } else if (strcmp(a, "-host") == 0 || strcmp(a, "-hosts") == 0 || strcmp(a, "--host") == 0) {
@@ -216,6 +230,11 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
     const char *env = getenv("MPIEXEC_TIMEOUT"); /* as Hydra: seconds, --timeout wins */
     if (o->timeout == 0 && env && *env && parse_timeout(env, &o->timeout) < 0)
         return usage_error("MPIEXEC_TIMEOUT='%s' is not a number of seconds > 0", env);
+    env = getenv("SWITCHYARD_BIND"); /* -bind-to wins */
+    if (o->bind == MX_BIND_UNSET && env && *env && (o->bind = parse_bind(env)) < 0)
+        return usage_error("SWITCHYARD_BIND='%s' is neither none nor core", env);
+    if (o->bind == MX_BIND_UNSET)
+        o->bind = MX_BIND_CORE;
     return 0;
 }
 

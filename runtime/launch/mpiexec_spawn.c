@@ -1,5 +1,5 @@
 /* mpiexec_spawn.c — starting the ranks: the program check, each rank's environment, pipes
- * and PMI socket, its own process group, PR_SET_PDEATHSIG, nothing else inherited. */
+ * and PMI socket, its own process group, its CPU, PR_SET_PDEATHSIG, nothing else inherited. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -164,6 +164,7 @@ struct child_setup {
     const sigset_t *mask;
     pid_t parent;
     struct rlimit nofile;
+    int cpu;                /* to bind the rank to, -1 for none */
 };
 
 static _Noreturn void child(const struct child_setup *c)
@@ -182,6 +183,7 @@ static _Noreturn void child(const struct child_setup *c)
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != c->parent)
         _exit(MX_EXIT_LAUNCH);
     setrlimit(RLIMIT_NOFILE, &c->nofile);
+    mx_bind_child(c->cpu);
     execvpe(c->argv[0], c->argv, c->envp);
     int e = errno;
     dprintf(2, "mpiexec: cannot run '%s': %s\n", c->argv[0], strerror(e));
@@ -270,6 +272,7 @@ int mx_spawn(struct mx_job *job, const void *child_sigmask)
 
     if (raise_nofile(job->n, &c.nofile) < 0)
         return -1;
+    mx_bind_plan(job);
     for (int p = 0; p < job->opt.nparts && rc == 0; p++) {
         const struct mx_part *part = &job->opt.parts[p];
         c.argv = part->argv;
@@ -277,6 +280,7 @@ int mx_spawn(struct mx_job *job, const void *child_sigmask)
         for (int i = part->first; i < part->first + part->nranks; i++) {
             snprintf(v.rank, sizeof v.rank, "PMI_RANK=%d", i);
             job->ranks[i].appnum = p;
+            c.cpu = job->ranks[i].cpu;
             if (start_rank(job, &job->ranks[i], &c) < 0) {
                 fprintf(stderr, "mpiexec: cannot start rank %d: %s\n", i, strerror(errno));
                 rc = -1;
