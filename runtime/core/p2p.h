@@ -21,6 +21,9 @@ struct rt__umsg {
 
 /* ---- engine (p2p_engine.c) */
 
+/* Frees an unexpected-message record and its payload (taken off every queue). */
+void rt__umsg_free(struct rt__umsg *m);
+
 /* Sets up the transports for the job (after rt__world_init). RT_SUCCESS or an error class. */
 int rt__p2p_init(void);
 /* Finishes pending sends and leaves the transports (collective over the job). */

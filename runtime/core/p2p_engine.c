@@ -162,20 +162,49 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
         else if (rc > 0)
             r->status.error = peer_error(rc), rt__request_complete(r);
     }
-    free(m->data);
-    free(m);
+    rt__umsg_free(m);
     if (sync)
         send_ack(ack_to, sreq);
 }
 
-/* A message arrived from world rank src (transport or self). */
-static struct rt__umsg *new_umsg(int src, const rt_msg_hdr *h, uint64_t token, const rt_tp_ops *tp, int large)
+/* Records of unexpected messages come with room for a small payload, and freed ones are kept
+ * for reuse: a small message that arrives before its receive costs no malloc. */
+#define UMSG_INLINE 256
+#define UMSG_SPARES 64
+struct umsg_block {
+    struct rt__umsg m;
+    unsigned char data[UMSG_INLINE];
+};
+static struct umsg_block *umsg_spares[UMSG_SPARES];
+static int umsg_nspares;
+
+/* A message arrived from world rank src (transport or self); payload bytes of room: len. */
+static struct rt__umsg *new_umsg(int src, const rt_msg_hdr *h, uint64_t token, const rt_tp_ops *tp,
+                                 int large, int64_t len)
 {
-    struct rt__umsg *m = malloc(sizeof *m);
-    if (!m)
+    struct umsg_block *b = umsg_nspares ? umsg_spares[--umsg_nspares] : malloc(sizeof *b);
+    if (!b)
         rt__fatal("out of memory for an incoming message");
-    *m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp, .large = large};
-    return m;
+    b->m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp, .large = large};
+    if (len > UMSG_INLINE) {
+        b->m.data = malloc((size_t)len);
+        if (!b->m.data)
+            rt__fatal("out of memory keeping an unexpected message");
+    } else if (len > 0) {
+        b->m.data = b->data;
+    }
+    return &b->m;
+}
+
+void rt__umsg_free(struct rt__umsg *m)
+{
+    struct umsg_block *b = (struct umsg_block *)m;
+    if (m->data != b->data)
+        free(m->data);
+    if (umsg_nspares < UMSG_SPARES)
+        umsg_spares[umsg_nspares++] = b;
+    else
+        free(b);
 }
 
 static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t token, const rt_tp_ops *tp)
@@ -203,7 +232,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
             return;
         }
         /* the transport may not re-enter recv_large from its callback: after its progress */
-        struct rt__umsg *m = new_umsg(src, h, token, tp, large);
+        struct rt__umsg *m = new_umsg(src, h, token, tp, large, 0);
         m->target = r;
         if (E.defer_tail)
             E.defer_tail->next = m;
@@ -212,13 +241,10 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
         E.defer_tail = m;
         return;
     }
-    struct rt__umsg *m = new_umsg(src, h, token, tp, large);
-    if (data && h->len > 0) { /* keep a copy until a receive comes */
-        m->data = malloc((size_t)h->len);
-        if (!m->data)
-            rt__fatal("out of memory keeping an unexpected message");
+    int copy = data && h->len > 0; /* keep a copy until a receive comes */
+    struct rt__umsg *m = new_umsg(src, h, token, tp, large, copy ? h->len : 0);
+    if (copy)
         memcpy(m->data, data, (size_t)h->len);
-    }
     if (E.unexp_tail)
         E.unexp_tail->next = m;
     else
@@ -604,10 +630,11 @@ void rt__p2p_finalize(void)
     while (E.unexp) { /* messages nobody received */
         struct rt__umsg *m = E.unexp;
         E.unexp = m->next;
-        free(m->data);
-        free(m);
+        rt__umsg_free(m);
     }
     E.unexp_tail = NULL;
+    while (umsg_nspares > 0)
+        free(umsg_spares[--umsg_nspares]);
     free(E.tp_of);
     free(E.node_of);
     free(E.failed);

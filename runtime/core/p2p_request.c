@@ -62,10 +62,8 @@ void rt__request_destroy(rt_obj *o)
 void rt__message_destroy(rt_obj *o)
 {
     struct rt_message *m = (struct rt_message *)o;
-    if (m->msg) {
-        free(m->msg->data);
-        free(m->msg);
-    }
+    if (m->msg)
+        rt__umsg_free(m->msg);
     rt__obj_release((rt_obj *)m->comm);
 }
 
