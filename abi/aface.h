@@ -43,6 +43,7 @@ intptr_t af_encode(const rt_obj *o, int cls);
 int af_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int cls, int status, int errcls);
 #define af_array_alloc(p, n, eo, fn) fs_array_alloc((p), (long)(n), (eo), (fn))
 #define af_check_rank fs_check_rank
+#define af_check_win_rank fs_check_win_rank
 #define af_check_tag fs_check_tag
 
 static inline void *af_buffer_in(const void *p)

@@ -129,6 +129,11 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
         nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not p.not_null)) else '0'
         if p.dir == 'in' and p.length == '*':
+            if p.extent in ('peers', 'local') and eo and eo.kind.handle == 'comm':
+                # checked here, naming the call and the element; the runtime decodes it again
+                pre.append('{ %s **chk_ = NULL; rc_ = %s_%s_array_in(%s, FN, "%s", %s, fs_extent_size(a_%s, %d), %s, &chk_); '
+                           'free(chk_); if (rc_) goto out; }'
+                           % (rtt, F, h, errobj, n, n, eo.name, p.extent == 'local', nullok))
             args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
         elif p.dir == 'in' and not p.is_array:
             decls.append('%s *%s = NULL;' % (rtt, a))
@@ -366,6 +371,10 @@ def _checks(proc, F, p, names, pre, errobj, a):
         rules = _rank_rules(p)
         if rules:
             any_ok, root_ok = rules
+            if p.rank_of:  # a target rank of an RMA call: the window's group
+                pre.append('rc_ = %s_check_win_rank(%s, FN, "%s", %s, %s, a_%s); if (rc_) goto out;'
+                           % (F, errobj, n, n, a, p.rank_of))
+                return
             pre.append('rc_ = %s_check_rank(%s, FN, "%s", %s, %s, a_comm, %d, %d); if (rc_) goto out;'
                        % (F, errobj, n, n, a, any_ok, root_ok))
     elif k.check == 'tag':

@@ -1,6 +1,6 @@
 # Emits the bad-input matrix (test bad_handles_matrix, tests/c/bad_handles_matrix.c): one case per
-# C function and bad argument (a handle, or a rank, tag, count, buffer or datatype its kind or the
-# spec's `elements` says is checked), the others valid defaults; each case runs with its bad values.
+# C function and bad argument (a handle, alone or in an array, or a rank, tag, count, dimension,
+# buffer or datatype the spec says is checked), the others valid defaults; run with its bad values.
 import json
 import os
 import re
@@ -42,7 +42,8 @@ def _scalar_default(spec, q):
 
 
 def _arg(spec, q, large, i, target):
-    """(declarations, expression) for parameter q of a case; target: the bad handle's C text."""
+    """(declarations, expression) for parameter q of a case; target: the bad value's C text (an
+    array's element 0), or for an array a list of (index, C text) to assign."""
     decl = cdecl.c_param(q, large)
     m = _DECL.match(decl)
     if not m:
@@ -58,7 +59,7 @@ def _arg(spec, q, large, i, target):
             return [], '"k"'
         return ['static char %s[4096];' % v], v
     if arr.endswith(']') and arr != '[]':  # int X[][3]
-        return ['%s %s[%d]%s = {{0}};' % (base, v, SCRATCH, arr[2:])], v
+        return ['%s %s[%d]%s = {{0}};' % (base, v, SCRATCH, arr[2:])] + _assign(v, target), v
     if not ptr and not arr:
         return [], target or _scalar_default(spec, q)
     lines = ['%s %s[%d];' % (base, v, SCRATCH)]
@@ -66,9 +67,15 @@ def _arg(spec, q, large, i, target):
         lines = ['MPI_Status %s[%d];' % (v, SCRATCH), 'memset(%s, 0, sizeof %s);' % (v, v)]
     else:
         lines.append('for (int i_ = 0; i_ < %d; i_++) %s[i_] = %s;' % (SCRATCH, v, _scalar_default(spec, q)))
-    if target:
-        lines.append('%s[0] = %s;' % (v, target))
-    return lines, v
+    return lines + _assign(v, target), v
+
+
+def _assign(v, target):
+    """Statements giving array v its bad elements (target: element 0's C text, or (index, text) pairs)."""
+    if not target:
+        return []
+    pairs = [('0', target)] if isinstance(target, str) else target
+    return ['%s[%s] = %s;' % (v, i, t) for i, t in pairs]
 
 
 def _coverable(q):
@@ -78,10 +85,11 @@ def _coverable(q):
 
 def _scalar_rule(data, q):
     """The entry of spec/bad_input.json's scalar_checks that applies to scalar IN parameter q, or None."""
-    if q.dir != 'in' or q.is_array or not q.kind.check:
+    if q.dir != 'in' or q.is_array:
         return None
     for r in data['scalar_checks']:
-        if r['check'] != q.kind.check or r.get('kind_class', q.kind.cls) != q.kind.cls:
+        if r.get('check') != q.kind.check or r.get('kind_class', q.kind.cls) != q.kind.cls \
+                or r.get('kind', q.kind.name) != q.kind.name:
             continue
         acc = r.get('accepts')
         if acc is None or (q.accepts is not None and (acc == '*' or acc in q.accepts)):
@@ -89,22 +97,52 @@ def _scalar_rule(data, q):
     return None
 
 
-def _case(spec, data, name, large, params, t, cat, err, target, null=0):
-    """One case: parameter t of function `name` given `target` (C text of v), the others defaults."""
+def _case(spec, data, name, large, params, t, cat, err, target, null=0, also=None, ranks=1):
+    """One case: parameter t of function `name` given `target` (C text of v), the others defaults
+    but those `also` maps (a parameter's name) to their value."""
     decls, args = [], []
+    also = also or {}
     for i, q in enumerate(params):
-        d, e = _arg(spec, q, large, i, target if q is t else None)
+        d, e = _arg(spec, q, large, i, target if q is t else also.get(q.name))
         decls += d
         args.append(e)
-    return {'fn': name, 'param': t.name, 'cls': cat, 'err': err, 'null': null,
+    return {'fn': name, 'param': t.name, 'cls': cat, 'err': err, 'null': null, 'ranks': ranks,
             'decls': decls, 'call': '%s(%s)' % (name, ', '.join(args)),
             'known': data['known_defects'].get('%s.%s%s' % (name, t.name, '' if cat in data['handle_error_class']
                                                              else ':' + cat))}
 
 
+def _array_cases(spec, data, name, large, params, q):
+    """The cases of array parameter q: an invalid handle at index 0 of an IN (or INOUT) array of
+    handles, a rank given twice in a `distinct` array (with its length 2), a bad element of a
+    kind array_checks lists."""
+    if q.dir not in ('in', 'inout') or not q.is_array:
+        return []
+    out = []
+    lname = q.length[0] if isinstance(q.length, list) else q.length
+    # (not an array as long as a topology's degree: the default communicator has none)
+    if q.kind.cls == 'handle' and q.kind.handle in data['handle_error_class'] and isinstance(q.length, str) \
+            and q.extent not in ('sources', 'destinations'):
+        h = q.kind.handle
+        out.append(_case(spec, data, name, large, params, q, h + '_array', data['handle_error_class'][h],
+                         'bh_bad_%s(v)' % h))
+    if q.distinct and isinstance(lname, str) and lname != '*':
+        rule = data['distinct_checks'][str(q.length[1]) if isinstance(q.length, list) else '1']
+        el = rule['element']
+        pairs = [('%d%s' % (row, '' if len(el) == 1 else '][%d' % j), str(x)) for row in (0, 1)
+                 for j, x in enumerate(el)]
+        out.append(_case(spec, data, name, large, params, q, 'distinct', rule['error_class'], pairs,
+                         also={lname: '2'}, ranks=rule.get('min_ranks', 1)))
+    for r in data['array_checks']:
+        if r['kind'] == q.kind.name and r.get('dir', q.dir) == q.dir:
+            out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],
+                             'bh_bad_%s(v)' % r['category']))
+    return out
+
+
 def cases(spec, data):
     """The matrix: dicts with the function's name, the parameter, its category (a handle class
-    or a scalar check, 'buffer', 'uncommitted'), the expected class and the call."""
+    or a scalar check, 'buffer', 'uncommitted', an array's), the expected class and the call."""
     classes = data['handle_error_class']
     elements = data['elements_checks']
     out = []
@@ -115,7 +153,7 @@ def cases(spec, data):
             params = p.c_params(large)
             targets = [q for q in params if q.kind.cls == 'handle' and q.kind.handle in classes
                        and q.dir in ('in', 'inout') and not q.is_array]
-            if not targets or not all(_coverable(q) for q in params):
+            if not all(_coverable(q) for q in params):
                 continue
             for t in targets:
                 # the null handle is a third bad value where the face refuses it (gen/convert.py's rule)
@@ -128,6 +166,8 @@ def cases(spec, data):
                 if r:
                     cat = r.get('category', q.kind.check)
                     out.append(_case(spec, data, name, large, params, q, cat, r['error_class'], 'bh_bad_%s(v)' % cat))
+            for q in params:
+                out += _array_cases(spec, data, name, large, params, q)
             # a buffer of `count` elements of `datatype` (the spec's elements): NULL with count 1 of
             # MPI_INT (MPI_BOTTOM, but MPI_INT's data is not at absolute addresses), and an
             # uncommitted datatype

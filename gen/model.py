@@ -27,7 +27,7 @@ ACCEPTS = {'rank': [{'MPI_PROC_NULL'}, {'MPI_ANY_SOURCE', 'MPI_PROC_NULL'}, {'MP
 ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
-              'entries', 'filled', 'not_null', 'c', 'fortran'}
+              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'c', 'fortran'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif'}
 CONSTANT_KEYS = {'name', 'category', 'c_type', 'fortran_type', 'abi', 'mpich', 'mpich_fortran', 'openmpi',
@@ -83,8 +83,12 @@ class Param:
     # 'sources' (in-degree) or 'destinations' (out-degree)
     extent: Optional[str] = None
     # the special values a checked rank or tag accepts beside its range (see ACCEPTS); a rank
-    # with accepts is checked against its procedure's communicator `comm`, one without is not
+    # with accepts is checked against its procedure's communicator `comm`, or the IN window
+    # `rank_of` names (an RMA target), one without is not
     accepts: Optional[tuple] = None
+    rank_of: Optional[str] = None
+    # an IN array of ranks (or of (first, last, stride) triplets) that may not name a rank twice
+    distinct: bool = False
     # a '*'-long array the caller sizes by this scalar IN parameter, of which the OUT parameter
     # `filled` (None: all `entries`) tells how many elements the call wrote
     entries: Optional[str] = None
@@ -240,6 +244,11 @@ def _params(raw, kinds, where):
                             % (where, p.get('name')))
         _check_accepts(p, kinds[kname], by, where)
         _check_entries(p, by, where)
+        if 'rank_of' in p and 'accepts' not in p:
+            raise SpecError('%s: parameter %r: rank_of needs accepts' % (where, p.get('name')))
+        if p.get('distinct') and (kinds[kname].check not in ('rank', 'rank_nni') or p['dir'] != 'in'
+                                  or p.get('length') is None):
+            raise SpecError('%s: parameter %r: distinct applies to IN arrays of ranks' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
             raise SpecError('%s: parameter %r: not_null applies to IN handles without null_handle' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
@@ -250,6 +259,7 @@ def _params(raw, kinds, where):
                          elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), not_null=p.get('not_null', False),
+                         rank_of=p.get('rank_of'), distinct=p.get('distinct', False),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 
@@ -265,6 +275,11 @@ def _check_accepts(p, kind, by, where):
             repr(sorted(s)) for s in ACCEPTS[kind.check])))
     if p['dir'] != 'in' or 'length' in p:
         raise SpecError('%s applies to scalar IN parameters' % what)
+    if 'rank_of' in p:
+        w = by.get(p['rank_of'])
+        if kind.check == 'tag' or not w or w.get('kind') != 'WINDOW' or w.get('dir') != 'in' or 'length' in w:
+            raise SpecError('%s: rank_of names no IN window of a rank' % what)
+        return
     comm = by.get('comm')
     if kind.check != 'tag' and (not comm or comm.get('kind') != 'COMMUNICATOR' or comm.get('dir') != 'in'):
         raise SpecError('%s: a checked rank needs an IN communicator \'comm\' to check it against' % what)

@@ -29,6 +29,7 @@ int cf_class_of(intptr_t h);
 int cf_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int cls, int status, int errcls);
 #define cf_array_alloc(p, n, eo, fn) fs_array_alloc((p), (long)(n), (eo), (fn))
 #define cf_check_rank fs_check_rank
+#define cf_check_win_rank fs_check_win_rank
 #define cf_check_tag fs_check_tag
 
 /* MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC have the runtime's values in this ABI. */

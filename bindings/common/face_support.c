@@ -137,6 +137,21 @@ int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int ra
                     remote > 0 ? "remote" : "communicator's", size, size == 1 ? "" : "es");
 }
 
+int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_win *win)
+{
+    int size = rt_win_size_of(win);
+    if (rank == RT_PROC_NULL || (rank >= 0 && rank < size))
+        return 0;
+    return rt_raise(eo, RT_ERR_RANK, fn, "invalid rank '%s' = %d: the window's group has %d process%s", arg, shown,
+                    size, size == 1 ? "" : "es");
+}
+
+int fs_extent_size(const rt_comm *comm, int local)
+{
+    int remote = rt_comm_remote_size_of(comm);
+    return !local && remote > 0 ? remote : rt_comm_size_of(comm);
+}
+
 int fs_coll_role(rt_comm *comm, int root)
 {
     if (rt_comm_remote_size_of(comm) > 0)

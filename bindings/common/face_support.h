@@ -26,6 +26,14 @@ int fs_array_alloc(void ***p, long n, rt_obj *eo, const char *fn);
 int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
                   int any_ok, int root_ok);
 
+/* Checks a target rank (shown, rank: as for fs_check_rank) of an RMA call on win against the
+ * window's group; MPI_PROC_NULL is allowed. Returns 0 or the raised error (RT_ERR_RANK). */
+int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_win *win);
+
+/* The length of a '*'-long array argument of a collective on comm (model.py's extent): the
+ * peers (the remote group of an inter-communicator, else the group), or the local group. */
+int fs_extent_size(const rt_comm *comm, int local);
+
 /* The arguments of a rooted collective this process uses, by the root argument (runtime
  * value): FS_ROLE_ROOT (it is the root), FS_ROLE_MEMBER (it sends to or receives from the
  * root: every process of an intra-communicator, the non-root group of an inter-communicator). */

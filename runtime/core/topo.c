@@ -100,7 +100,7 @@ int rt__topo_comm(rt_comm *old, int n, const int *members, struct rt__topo *t, r
 
 static const char *kind_name(int kind)
 {
-    return kind == RT_CART ? "a Cartesian" : kind == RT_GRAPH ? "a graph" : "a distributed-graph";
+    return kind == RT_CART ? "Cartesian" : kind == RT_GRAPH ? "graph" : "distributed-graph";
 }
 
 /* RT_ERR_TOPOLOGY (raised) unless comm has a topology of kind. */

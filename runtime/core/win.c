@@ -221,6 +221,12 @@ int rt_Win_shared_query(rt_win *win, int rank, rt_aint *size, rt_aint *disp_unit
     return RT_SUCCESS;
 }
 
+/* The size of win's group (the target ranks of its RMA calls), -1 if win is not a live window. */
+int rt_win_size_of(const rt_win *win)
+{
+    return rt_obj_is(win, RT_CLASS_WIN) ? rt_comm_size_of(win->comm) : -1;
+}
+
 /* MPI_Win_get_group: a new group of the window's processes. */
 int rt_Win_get_group(rt_win *win, rt_group **group)
 {

@@ -244,6 +244,7 @@ int rt_tag_ub(void);
 /* Size of comm's local group, for the faces' rank checks; -1 if comm is not usable. */
 int rt_comm_size_of(const rt_comm *comm);
 int rt_comm_remote_size_of(const rt_comm *comm); /* 0 for intra-communicators */
+int rt_win_size_of(const rt_win *win);          /* its group's size, -1 if win is not live */
 
 /* How an attribute value was set (docs/internals.md, "Attributes"): a pointer (C), an
  * address-sized integer or an int (sign-extended). A get that reads pointers (C) returns a
