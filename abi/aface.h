@@ -30,6 +30,21 @@ extern const char *afb_lib_path, *afb_lib_choice;
 int afb_c2f(const char *T, void *h);
 void *afb_f2c(const char *T, int v);
 
+/* Persistent requests over a backend (backend_preq.c): the shim records which ones are active,
+ * from the spec's request effects (generated calls after the backend's *_init, MPI_Start*,
+ * completion and MPI_Request_free calls), since a backend's MPI_Request_get_status says of an
+ * inactive one what it says of a complete one. afb_preq_any(): some are recorded (the fast path
+ * of the completion calls when none is). */
+extern int afb_preq_live;
+static inline int afb_preq_any(void) { return __atomic_load_n(&afb_preq_live, __ATOMIC_RELAXED) != 0; }
+void afb_preq_new(MPI_Request r);                                      /* made, inactive */
+void afb_preq_forget(MPI_Request r);                                   /* freed */
+void afb_preq_start(const MPI_Request *r, int n);                      /* the recorded ones: active */
+/* r[0..n) completed (inactive), but those whose st[i].MPI_ERROR is MPI_ERR_PENDING (st: NULL, none) */
+void afb_preq_done(const MPI_Request *r, int n, const MPI_Status *st);
+void afb_preq_done_at(const MPI_Request *r, const int *idx, int n);    /* r[idx[0..n)] completed */
+int afb_preq_inactive(MPI_Request r);  /* a recorded persistent request that is not active */
+
 /* Generated (build/gen/abi/tables.c): predefined handle values <-> rt_builtin_id. */
 /* af_builtin_id(v): handles other than keyvals; -1 if none (inline, conv.h) */
 int af_builtin_keyval_id(intptr_t v); /* predefined keyvals (attribute keys); -1 if none */

@@ -5,10 +5,6 @@
  * forward to the backend, so one emulation serves every backend (and a profiling library's
  * MPI_ wrappers never see them). Procedures with no exact emulation have none here and stay
  * MPI_ERR_UNSUPPORTED_OPERATION naming the procedure and the library:
- *  - MPI_Request_get_status_any/_some: an inactive persistent request must be skipped, but the
- *    backend's MPI_Request_get_status says of it what it says of a completed request with an
- *    empty status, and nothing else tells them apart (MPI_Request_get_status_all treats both
- *    alike, as the standard does, so it is emulated);
  *  - MPI_Remove_error_class/_code/_string, the buffer calls of MPI-4.1 (MPI_Comm_attach_buffer,
  *    MPI_Buffer_flush, ...), MPI_Get_hw_resource_info: the backend has nothing to build them on. */
 #include "aface.h"
@@ -100,6 +96,78 @@ int afb_hand_Request_get_status_all(int count, const MPI_Request array_of_reques
         if ((rc = PMPI_Request_get_status(array_of_requests[i], &f, &array_of_statuses[i])) != MPI_SUCCESS)
             return rc;
     *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* An empty status (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0), as the backend makes one. */
+static int empty_status(MPI_Status *st)
+{
+    int f = 0;
+    return st == MPI_STATUS_IGNORE ? MPI_SUCCESS : PMPI_Request_get_status(MPI_REQUEST_NULL, &f, st);
+}
+
+/* The requests MPI_Request_get_status_any/_some look at: not null, and not a persistent request
+ * the shim knows inactive (backend_preq.c: the backend says of it what it says of a complete
+ * request with an empty status). */
+static int active(MPI_Request r)
+{
+    return r != MPI_REQUEST_NULL && !afb_preq_inactive(r);
+}
+
+/* MPI_Request_get_status_any: the first active request that is complete (index, flag true, its
+ * status), else flag false and index MPI_UNDEFINED; with no active request flag true, index
+ * MPI_UNDEFINED and an empty status. No request is completed or freed. */
+int afb_hand_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index, int *flag,
+                                    MPI_Status *status)
+{
+    int rc, f = 0, any = 0;
+
+    if (count < 0)
+        return emu_error(MPI_ERR_COUNT);
+    if ((count > 0 && !array_of_requests) || !index || !flag)
+        return emu_error(MPI_ERR_ARG);
+    *flag = 0;
+    *index = MPI_UNDEFINED;
+    for (int i = 0; i < count; i++) {
+        if (!active(array_of_requests[i]))
+            continue;
+        any = 1;
+        if ((rc = PMPI_Request_get_status(array_of_requests[i], &f, status)) != MPI_SUCCESS)
+            return rc;
+        if (f) {
+            *flag = 1;
+            *index = i;
+            return MPI_SUCCESS;
+        }
+    }
+    if (any)
+        return MPI_SUCCESS;
+    *flag = 1;
+    return empty_status(status);
+}
+
+/* MPI_Request_get_status_some: the indices and statuses of the active requests that are complete
+ * (outcount 0 if none is), outcount MPI_UNDEFINED when no request is active. */
+int afb_hand_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                     int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    int rc, f = 0, any = 0, n = 0;
+
+    if (incount < 0)
+        return emu_error(MPI_ERR_COUNT);
+    if ((incount > 0 && (!array_of_requests || !array_of_indices)) || !outcount)
+        return emu_error(MPI_ERR_ARG);
+    for (int i = 0; i < incount; i++) {
+        if (!active(array_of_requests[i]))
+            continue;
+        any = 1;
+        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n];
+        if ((rc = PMPI_Request_get_status(array_of_requests[i], &f, st)) != MPI_SUCCESS)
+            return rc;
+        if (f)
+            array_of_indices[n++] = i;
+    }
+    *outcount = any ? n : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
 

@@ -165,7 +165,47 @@ def forward(ctx, proc, name, large):
     b = dict(decls=[], pre=[], args=[], mtypes=[], post=[], cleanup=[])
     for p in params:
         _param(ctx, proc, p, names, large, b)
+    _request_effect(proc, params, names, b)
     return b
+
+
+def _request_effect(proc, params, names, b):
+    """The shim's record of which persistent requests are active (abi/backend_preq.c), kept from
+    the spec's 'requests' effect of proc after the call (the arguments are the standard ABI's
+    again): a backend says of an inactive persistent request what it says of a complete one."""
+    eff = proc.requests
+    if not eff:
+        return
+    req = next(p for p in params if p.kind.cls == 'handle' and p.kind.handle == 'request')
+    r, n = req.name, (_length(req, names) if req.is_array else '1')
+    if eff == 'persistent':
+        b['post'].append('if (rc_ == 0 && %s) afb_preq_new(*%s);' % (r, r))
+        return
+    if eff == 'start':
+        b['post'].append('if (rc_ == 0 && afb_preq_any()) afb_preq_start(%s, %s);' % (r, n))
+        return
+    if eff == 'free':  # the handle before the call: the call sets it to MPI_REQUEST_NULL
+        b['decls'].append('MPI_Request preq_ = %s ? *%s : MPI_REQUEST_NULL;' % (r, r))
+        b['post'].append('if (rc_ == 0 && afb_preq_any()) afb_preq_forget(preq_);')
+        return
+    # 'complete': the requests the call reports complete (a flag, an index, a list of indices, or
+    # all of them); with MPI_ERR_IN_STATUS, those whose status is not MPI_ERR_PENDING
+    flag = next((p.name for p in params if p.kind.cls == 'logical' and p.dir == 'out'), None)
+    index = next((p for p in params if p.kind.name == 'INDEX' and p.dir == 'out'), None)
+    outcount = next((p.name for p in params if p.kind.name == 'ARRAY_LENGTH' and p.dir == 'out'), None)
+    sts = next((p.name for p in params if p.kind.cls == 'status' and p.is_array), None)
+    ok = '(rc_ == 0 || afb_error_code_out(rc_) == MPI_ERR_IN_STATUS)' if req.is_array else 'rc_ == 0'
+    cond = ['afb_preq_any()', ok] + (['%s && *%s' % (flag, flag)] if flag else [])
+    if index is not None and index.is_array:
+        if not outcount:
+            raise ValueError('%s: indices of completed requests without their count' % proc.name)
+        act = 'if (%s && %s && *%s != MPI_UNDEFINED) afb_preq_done_at(%s, %s, *%s);' % (
+            index.name, outcount, outcount, r, index.name, outcount)
+    elif index is not None:
+        act = 'if (%s && *%s >= 0) afb_preq_done_at(%s, %s, 1);' % (index.name, index.name, r, index.name)
+    else:
+        act = 'afb_preq_done(%s, %s, %s);' % (r, n, 'rc_ == 0 ? NULL : %s' % sts if sts else 'NULL')
+    b['post'].append('if (%s) { %s }' % (' && '.join(cond), act))
 
 
 def _star_length(ctx, proc, p, names):
@@ -247,6 +287,7 @@ def emulate(ctx, proc):
         narrow.insert(0, 'role_ = afb_role(%s((intptr_t)comm), %s);' % (ctx.conv('comm')[0], root.name))
     b['pre'] = narrow + b['pre']
     b['post'] += widen
+    _request_effect(proc, large, names, b)
     return b
 
 

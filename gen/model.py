@@ -29,7 +29,12 @@ PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
               'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'c', 'fortran'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
-                  'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif'}
+                  'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif',
+                  'requests'}
+# a procedure's effect on the persistent requests of its REQUEST parameter ('requests'): creates
+# one, inactive ('persistent'), starts them ('start'), completes the active ones it reports
+# complete ('complete'), frees it ('free'); the standard-ABI shim tracks which are active from it
+REQUEST_EFFECTS = {'persistent', 'start', 'complete', 'free'}
 CONSTANT_KEYS = {'name', 'category', 'c_type', 'fortran_type', 'abi', 'mpich', 'mpich_fortran', 'openmpi',
                  'attr_value_map', 'in_standard_abi', 'removed_in', 'mpich_assigned', 'standard_class'}
 OTHER_HANDLES = {'MPI_Request': 'request', 'MPI_File': 'file', 'MPI_Session': 'session', 'MPI_Win': 'win'}
@@ -118,6 +123,7 @@ class Procedure:
     collective: bool = False  # every process of its communicator calls it
     in_c: bool = True
     in_fortran: bool = True
+    requests: Optional[str] = None  # one of REQUEST_EFFECTS, or None
 
     @property
     def short(self):
@@ -327,6 +333,10 @@ def load(spec_dir):
             if r['return'] not in kinds:
                 raise SpecError('%s: unknown return kind %r' % (where, r['return']))
             params = _params(r['params'], kinds, where)
+            if r.get('requests') is not None and r['requests'] not in REQUEST_EFFECTS:
+                raise SpecError('%s: unknown requests %r' % (where, r['requests']))
+            if r.get('requests') and not any(p.kind.cls == 'handle' and p.kind.handle == 'request' for p in params):
+                raise SpecError('%s: requests without a REQUEST parameter' % where)
             large = r.get('large_count', False)
             if large != any(p.kind.poly for p in params):
                 raise SpecError('%s: large_count = %r disagrees with its parameter kinds' % (where, large))
@@ -334,7 +344,8 @@ def load(spec_dir):
                 name=r['name'], chapter=chapter, since=_version(r, 'since', where), params=params, ret=r['return'],
                 deprecated_since=_version(r, 'deprecated_since', where), removed_in=_version(r, 'removed_in', where),
                 replaced_by=r.get('replaced_by'), in_standard_abi=r.get('in_standard_abi', True), large_count=large,
-                before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True)))
+                before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True),
+                requests=r.get('requests')))
     names = {}
     for p in procedures:
         if p.name in names:
