@@ -37,7 +37,8 @@ LIBS_OUT := $(LIB)/libmpi.so.12 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so $(LIB)/li
 	$(LIB)/libmpifort_abi.so
 
 .PHONY: all
-all: $(HEADERS) $(LIB)/libswitchyard_rt.a $(LIBS_OUT) $(WRAPPERS) $(INC)/mpi.mod $(INC)/abi/mpi.mod
+all: $(HEADERS) $(LIB)/libswitchyard_rt.a $(LIBS_OUT) $(WRAPPERS) $(INC)/mpi.mod $(INC)/abi/mpi.mod \
+	$(INC)/mpi_f08.mod
 
 $(INC)/%: $(GEN)/include/%
 	@mkdir -p $(dir $@)
@@ -86,8 +87,10 @@ $(LIB)/libmpi.so.12: $(C_OBJ) $(LIB)/libswitchyard_rt.a
 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so: $(LIB)/libmpi.so.12
 	ln -sf libmpi.so.12 $@
 
-$(LIB)/libmpifort.so.12: $(F_OBJ) $(LIB)/libmpi.so.12
-	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -Wl,-rpath,'$$ORIGIN' -o $@ $(F_OBJ) -L$(LIB) -lmpi $(LIBS)
+# (with the object of the mpi_f08 module: its == and /= on handles)
+$(LIB)/libmpifort.so.12: $(F_OBJ) $(OBJ)/mpi_f08.o $(LIB)/libmpi.so.12
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -Wl,-rpath,'$$ORIGIN' -o $@ $(F_OBJ) $(OBJ)/mpi_f08.o \
+		-L$(LIB) -lmpi $(LIBS)
 $(LIB)/libmpifort.so: $(LIB)/libmpifort.so.12
 	ln -sf libmpifort.so.12 $@
 
@@ -106,6 +109,11 @@ $(LIB)/libmpifort_abi.so: $(LIB)/libmpifort_abi.so.1
 
 $(INC)/mpi.mod: $(GEN)/fortran/mpi_module.f90 $(INC)/mpif.h
 	cd $(INC) && $(FC) -c -fno-range-check -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module.o
+# The mpi_f08 module: its .mod next to mpi.mod, its object in libmpifort.so.12 (one rule makes both).
+$(INC)/mpi_f08.mod: $(OBJ)/mpi_f08.o
+$(OBJ)/mpi_f08.o: $(GEN)/fortran/mpi_f08.f90
+	@mkdir -p $(INC) $(OBJ)
+	cd $(INC) && $(FC) -c -fPIC -g -O2 -fno-range-check $(SAN) $(abspath $<) -o $(abspath $(OBJ))/mpi_f08.o
 $(INC)/abi/mpi.mod: $(GEN)/fortran_abi/mpi_module.f90 $(INC)/abi/mpif.h
 	cd $(INC)/abi && $(FC) -c -fno-range-check -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module_abi.o
 

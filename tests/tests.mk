@@ -26,9 +26,10 @@ TESTS_C_BIN   := $(patsubst tests/c/%.c,$(BUILD)/tests/c/%,$(TESTS_C_SRC))
 TESTS_CABI_BIN:= $(patsubst tests/c/%.c,$(BUILD)/tests/abi/%,$(TESTS_C_SRC))
 TESTS_ABI_BIN := $(patsubst tests/abi/%.c,$(BUILD)/tests/abi/%,$(TESTS_ABI_SRC))
 TESTS_F_BIN   := $(addprefix $(BUILD)/tests/fortran/,$(basename $(notdir $(TESTS_F_SRC))))
-# (the mixed-language tests, NAME + NAME_c.c, call the MPICH face's C extras: not over the ABI)
+# (the mixed-language tests, NAME + NAME_c.c, call the MPICH face's C extras: not over the ABI;
+# nor the f08_* tests: the standard-ABI face has no mpi_f08 module yet)
 TESTS_FABI_BIN:= $(addprefix $(BUILD)/tests/fabi/,$(filter-out $(patsubst tests/fortran/%_c.c,%,$(wildcard \
-                 tests/fortran/*_c.c)),$(basename $(notdir $(TESTS_F_SRC)))))
+                 tests/fortran/*_c.c)) f08_%,$(basename $(notdir $(TESTS_F_SRC)))))
 
 TESTS_BIN := $(if $(filter c,$(TESTS_FACES)),$(TESTS_C_BIN)) \
              $(if $(filter abi,$(TESTS_FACES)),$(TESTS_CABI_BIN) $(TESTS_ABI_BIN)) \
@@ -64,6 +65,9 @@ $(BUILD)/tests/c/bad_handles_matrix $(BUILD)/tests/abi/bad_handles_matrix: $(wil
 $(BUILD)/tests/fortran/%: tests/fortran/%.f90 $(call tests_dep,$(TESTS_MPIFORT),mpi.mod)
 	@mkdir -p $(@D)/mod/$*
 	$(TESTS_MPIFORT) $(TESTS_FFLAGS) -J $(@D)/mod/$* -o $@ $<
+
+# The `use mpi_f08` tests follow the module too.
+$(filter $(BUILD)/tests/fortran/f08_%,$(TESTS_F_BIN)): $(call tests_dep,$(TESTS_MPIFORT),mpi_f08.mod)
 
 # A Fortran test NAME with a C half (tests/fortran/NAME_c.c, mixed-language tests): both
 # compiled, and linked by the Fortran wrapper.

@@ -8,7 +8,7 @@ for f in bin/.mpiwrap bin/mpicc bin/mpicxx bin/mpic++ bin/mpiCC bin/mpicc_abi bi
     bin/mpif90 bin/mpiexec bin/mpirun bin/switchyard_info include/mpi.h include/mpif.h include/mpi.mod \
     include/abi/mpi.h include/abi/mpi_legacy.h lib/libmpi.so.12 lib/libmpich.so.12 lib/libmpi.so \
     lib/libmpifort.so.12 lib/libmpifort.so lib/libmpi_abi.so.1 lib/libmpi_abi.so bin/mpifort_abi \
-    lib/libmpifort_abi.so.1 lib/libmpifort_abi.so include/abi/mpif.h include/abi/mpi.mod; do
+    lib/libmpifort_abi.so.1 lib/libmpifort_abi.so include/abi/mpif.h include/abi/mpi.mod include/mpi_f08.mod; do
     [ -e "$P/$f" ] || fail "make install did not install $f"
 done
 for pc in switchyard mpi mpi-c mpi-cxx mpi-fort mpi-abi ompi-c ompi-cxx ompi-fort; do

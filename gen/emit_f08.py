@@ -1,0 +1,163 @@
+# Emits the `mpi_f08` module (handle types, status, typed constants, generic interfaces) and
+# its C wrappers, which take choice buffers and strings as CFI descriptors and call the Fortran face.
+import re
+
+import cdecl
+import emit_fortran
+from render import render
+
+# Parameter classes the f08 wrappers convert so far; a procedure with any other is not generated.
+F08_CLASSES = {'handle', 'buffer', 'int', 'aint', 'offset', 'count', 'double', 'logical', 'status', 'string'}
+# The f08 status's components: the C face's MPI_Status (gen/templates/mpi_mpich.h.j2), hidden ones first.
+STATUS_HIDDEN = ['count_lo', 'count_hi_and_cancelled']
+
+
+def handle_types(spec):
+    """Handle class -> f08 derived type name (the C type, e.g. 'comm' -> 'MPI_Comm'), from the kinds;
+    classes whose C type is an int (keyvals) stay INTEGER."""
+    out = {}
+    for k in spec.kinds.values():
+        if k.cls == 'handle' and k.c.startswith('MPI_'):
+            out.setdefault(k.handle, k.c)
+    return out
+
+
+def f08_expected(proc):
+    """Whether MPI gives proc an mpi_f08 binding (every Fortran procedure not removed): what
+    `make coverage` counts the module against."""
+    return proc.in_fortran and not proc.removed_in
+
+
+def f08_symbol(proc):
+    """The C symbol (the interface's binding label) implementing proc's f08 binding."""
+    return proc.name + '_f08'
+
+
+def f08_params(proc):
+    return emit_fortran.fortran_params(proc)
+
+
+def f08_supported(proc, spec):
+    """Whether the module offers proc: a Fortran procedure of the C face, not removed, whose
+    parameters are all of classes the wrappers convert (no weights)."""
+    if not emit_fortran.fortran_supported(proc) or proc.removed_in or cdecl.face_manual(proc):
+        return False
+    if proc.ret != 'ERROR_CODE' and not spec.kinds[proc.ret].fortran:
+        return False
+    for p in f08_params(proc):
+        if p.kind.cls not in F08_CLASSES or p.kind.map == 'weights':
+            return False
+        if p.kind.cls == 'buffer' and p.is_array:
+            return False
+    return True
+
+
+def _fdecl(p, types, asynchronous):
+    """The Fortran declaration of p in the interface body."""
+    k = p.kind
+    intent = {'in': 'INTENT(IN)', 'out': 'INTENT(OUT)', 'inout': 'INTENT(INOUT)'}[p.dir]
+    if k.cls == 'buffer':
+        attrs = ['TYPE(*)', 'DIMENSION(..)'] + (['ASYNCHRONOUS'] if asynchronous else [])
+        if p.dir == 'in':
+            attrs.append(intent)
+        return '%s :: %s' % (', '.join(attrs), p.name)
+    if k.cls == 'string':
+        return 'CHARACTER(LEN=*), %s :: %s' % (intent, p.name)
+    if k.cls == 'handle' and k.handle in types:
+        t = 'TYPE(%s)' % types[k.handle]
+    elif k.cls == 'status':
+        t = 'TYPE(MPI_Status)'
+    elif k.cls == 'logical':
+        t = 'LOGICAL'
+    else:
+        t = k.fortran
+    shape = '(%s, *)' % p.length[1] if isinstance(p.length, list) else '(*)' if p.is_array else ''
+    return '%s, %s :: %s%s' % (t, intent, p.name, shape)
+
+
+def _procedure(proc, spec, types, entry):
+    """Template data for one f08 procedure: its interface and its C wrapper over the Fortran
+    face's entry point (entry: that entry's template data from emit_fortran)."""
+    params = f08_params(proc)
+    asynchronous = any(q.kind.cls == 'handle' and q.kind.handle == 'request' and q.dir == 'out' and not q.is_array
+                       for q in params)
+    comm = next((q.name for q in params if q.kind.cls == 'handle' and q.kind.handle == 'comm' and q.dir == 'in'
+                 and not q.is_array), None)
+    fdecls = [_fdecl(p, types, asynchronous) for p in params]
+    cparams, checks, args, hidden = [], [], [], []
+    entry_decl = entry['params'].split(', ')
+    i = 0
+    for p in params:
+        if p.kind.cls in ('buffer', 'string'):
+            cparams.append('CFI_cdesc_t *%s' % p.name)
+        else:
+            cparams.append(entry_decl[i])
+        i += 1
+        if p.kind.cls == 'buffer':
+            checks.append('if (!ff08_contiguous(%s))\n        ierr_ = ff08_noncontiguous("%s", "%s", %s);'
+                          % (p.name, proc.name, p.name, comm or 'NULL'))
+            args.append('%s->base_addr' % p.name)
+        elif p.kind.cls == 'string':
+            args.append('(char *)%s->base_addr' % p.name)
+            hidden.append('%s->elem_len' % p.name)
+        else:
+            args.append(p.name)
+    ret = cdecl.c_return(proc)
+    is_sub = proc.ret == 'ERROR_CODE'
+    if is_sub:
+        cparams.append('MPI_Fint *ierror')
+        fdecls.append('INTEGER, OPTIONAL, INTENT(OUT) :: ierror')
+    names = [p.name for p in params] + (['ierror'] if is_sub else [])
+    return {'name': proc.name, 'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub, 'ret': ret,
+            'fret': None if is_sub else spec.kinds[proc.ret].fortran,
+            'fnames': ', '.join(names), 'fdecls': fdecls, 'cparams': ', '.join(cparams) or 'void',
+            'checks': checks, 'args': ', '.join(args + (['&ierr_'] if is_sub else []) + hidden),
+            'entry_params': entry['params']}
+
+
+def _wrap(names, width=80):
+    """The dummy argument names as continuation lines (free form allows 132 columns)."""
+    lines, cur = [], ''
+    for n in names:
+        if cur and len(cur) + len(n) > width:
+            lines.append(cur + ' &')
+            cur = ''
+        cur += n + ', '
+    lines.append(cur[:-2])
+    return lines
+
+
+def module_constants(spec, types):
+    """(Fortran type, name, value) of the module's PARAMETERs: mpif.h's, handles typed; and its
+    common blocks as (block, [(name, declaration)]), statuses as TYPE(MPI_Status)."""
+    params, commons, _ = emit_fortran.mpif_lines(spec)
+    ctype = {c.name: c.c_type for c in spec.constants}
+    typenames = set(types.values())
+    out = []
+    for t, name, v in params:
+        if ctype.get(name) in typenames:
+            out.append(('TYPE(%s)' % ctype[name], name, '%s(%s)' % (ctype[name], v)))
+        else:
+            out.append((t, name, v))
+    blocks = {}
+    for block, members in commons.items():
+        for name, decl in members:
+            if (ctype.get(name) or '').replace(' ', '') == 'MPI_Status*':  # MPI_STATUS(ES)_IGNORE
+                decl = re.sub(r'^INTEGER (\w+)\(MPI_STATUS_SIZE,?', r'TYPE(MPI_Status) \1(', decl).replace('()', '')
+            blocks.setdefault(block, []).append((name, decl))
+    return out, blocks
+
+
+def emit(spec):
+    """build/gen/fortran/mpi_f08.f90 (the module) and fortran/f08.c (its C wrappers, part of
+    libmpifort), over the MPICH ABI's Fortran face."""
+    types = handle_types(spec)
+    entries = {e['name']: e for e in emit_fortran._entries(spec, False)}
+    procs = [_procedure(p, spec, types, entries[p.name]) for p in spec.procedures
+             if f08_supported(p, spec) and p.name in entries and not entries[p.name]['unsupported']]
+    consts, commons = module_constants(spec, types)
+    return {
+        'fortran/mpi_f08.f90': render('mpi_f08.f90.j2', 'f', types=sorted(set(types.values())), consts=consts,
+                                      commons=commons, procs=procs, status_hidden=STATUS_HIDDEN),
+        'fortran/f08.c': render('fortran_f08.c.j2', procs=procs),
+    }
