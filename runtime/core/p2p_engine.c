@@ -23,8 +23,10 @@ static struct {
     int *node_of;
     unsigned char *failed;                  /* failed[world rank]: reported by peer_failed */
     int nfailed;                            /* how many are */
-    const rt_tp_ops *active[2];             /* transports in use */
+    const rt_tp_ops *active[2];             /* transports set up (all are finalized) */
     int nactive;
+    const rt_tp_ops *polled[2];             /* those that reach a peer: progress and wait */
+    int npolled;
     rt_tp_env env;
 } E;
 
@@ -444,9 +446,9 @@ static inline void cpu_relax(void)
 int rt__progress(void)
 {
     int n = 0;
-    for (int i = 0; i < E.nactive; i++) {
-        cb_tp = E.active[i];
-        n += E.active[i]->progress();
+    for (int i = 0; i < E.npolled; i++) {
+        cb_tp = E.polled[i];
+        n += E.polled[i]->progress();
         while (E.defer) {
             struct rt__umsg *m = E.defer;
             E.defer = m->next;
@@ -493,16 +495,16 @@ void rt__wait_until(int (*done)(void *), void *arg)
         idle++;
         if (idle < 64) {
             cpu_relax();
-        } else if (idle < 128 || E.nactive == 0) {
-            if (E.nactive == 0 && idle >= 128) { /* nothing can arrive from outside */
+        } else if (idle < 128 || E.npolled == 0) {
+            if (E.npolled == 0 && idle >= 128) { /* nothing can arrive from outside */
                 struct timespec ts = {0, 100000};
                 nanosleep(&ts, NULL);
             } else {
                 sched_yield();
             }
         } else {
-            for (int i = 0; i < E.nactive; i++)
-                E.active[i]->wait(E.nactive > 1 ? 100000 : 2000000);
+            for (int i = 0; i < E.npolled; i++)
+                E.polled[i]->wait(E.npolled > 1 ? 100000 : 2000000);
         }
     }
 }
@@ -597,7 +599,7 @@ int rt__p2p_init(void)
                         .incoming = tp_incoming, .send_done = tp_send_done, .recv_done = tp_recv_done,
                         .pack = tp_pack, .unpack = tp_unpack,
                         .peer_failed = tp_peer_failed};
-    static const rt_tp_ops *const candidates[] = {&rt_tp_shm};
+    static const rt_tp_ops *const candidates[] = {&rt_tp_tcp, &rt_tp_shm}; /* first wins */
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
         const rt_tp_ops *tp = candidates[i];
         if (tp->version < 1 || tp->size < sizeof(rt_tp_ops))
@@ -611,7 +613,18 @@ int rt__p2p_init(void)
     }
     for (int r = 0; r < size; r++)
         if (r != rank && !E.tp_of[r])
-            return RT_ERR_OTHER; /* no transport reaches r (other hosts need tcp) */
+            return RT_ERR_OTHER; /* no transport reaches r */
+    const char *dbg = getenv("SWITCHYARD_DEBUG");
+    if (rank == 0 && dbg && strstr(dbg, "transport"))
+        for (int r = 1; r < size; r++)
+            fprintf(stderr, "switchyard: rank 0 reaches rank %d through %s\n", r, E.tp_of[r]->name);
+    for (int i = 0; i < E.nactive; i++) {
+        int used = 0;
+        for (int r = 0; r < size && !used; r++)
+            used = E.tp_of[r] == E.active[i];
+        if (used)
+            E.polled[E.npolled++] = E.active[i];
+    }
     return RT_SUCCESS;
 }
 
@@ -626,7 +639,7 @@ void rt__p2p_finalize(void)
     rt__wait_until(nothing_pending, NULL);
     for (int i = 0; i < E.nactive; i++)
         E.active[i]->finalize();
-    E.nactive = 0;
+    E.nactive = E.npolled = 0;
     while (E.unexp) { /* messages nobody received */
         struct rt__umsg *m = E.unexp;
         E.unexp = m->next;

@@ -97,5 +97,7 @@ typedef struct rt_tp_ops {
 } rt_tp_ops;
 
 extern const rt_tp_ops rt_tp_shm;
+/* Ranks on other nodes, or every rank with SWITCHYARD_TRANSPORT=tcp (runtime/transport/tcp). */
+extern const rt_tp_ops rt_tp_tcp;
 
 #endif

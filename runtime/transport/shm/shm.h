@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "transport.h"
+#include "common/tp_pool.h"
 
 /* ---- design constants ---------------------------------------------------------------- */
 #ifndef SHM_EAGER_MAX
@@ -132,26 +133,9 @@ struct shm_ctl {
     uint64_t a, b, c;
 };
 
-/* Entries of a token pool start with this. */
-struct shm_pool_ent {
-    uint32_t gen;               /* bumped on release: stale tokens do not match */
-    uint32_t next_free;         /* index + 1 of the next free entry, 0 = none */
-    uint32_t index;
-    int used;
-};
-
-/* Pending operations, looked up by 64-bit tokens (generation << 32 | index + 1, never 0).
- * Entries live in fixed chunks: their addresses stay valid while in use. */
-struct shm_pool {
-    size_t esz;                 /* entry size, a struct starting with shm_pool_ent */
-    unsigned char **chunk;
-    uint32_t nchunk;
-    uint32_t free_head;         /* index + 1 of the first free entry, 0 = none */
-};
-
 /* A large send taken by reference (send returned RT_TP_PENDING). */
 struct shm_send {
-    struct shm_pool_ent ent;
+    struct tp_pool_ent ent;
     int peer;                   /* local index of the destination */
     void *sreq;
     const unsigned char *buf;
@@ -162,7 +146,7 @@ struct shm_send {
 
 /* A large message announced by an RTS, then (pipelined) being received. */
 struct shm_recv {
-    struct shm_pool_ent ent;
+    struct tp_pool_ent ent;
     int peer;                   /* local index of the sender */
     uint64_t addr, len, stoken; /* from the RTS */
     int active;                 /* recv_large chose the pipeline: DATA records expected */
@@ -203,7 +187,7 @@ struct shm_state {
     int cma;                    /* process_vm_readv may be tried */
     int busy;                   /* inside progress() */
     int rr;                     /* the peer progress() polls first */
-    struct shm_pool sends, recvs;
+    struct tp_pool sends, recvs;
     long long alive_ns;         /* last check of the peers' processes */
 };
 
@@ -268,22 +252,6 @@ void shm_bell_wake(struct shm_slot *s);
 /* Announces sleep on our slot and in our ring's tail, rechecks ready(), sleeps at most ns
  * unless it is true or the bell rings. Returns 1 if the sleep timed out. */
 int shm_bell_sleep(struct shm_slot *s, struct shm_ring *in, int (*ready)(void), long ns);
-
-/* ---- shm_pool.c ---------------------------------------------------------------------- */
-/* An empty pool of entries of esz bytes. */
-void shm_pool_init(struct shm_pool *p, size_t esz);
-/* A zeroed entry and its token, or NULL when out of memory. */
-void *shm_pool_get(struct shm_pool *p, uint64_t *token);
-/* The entry in use named by token, or NULL. */
-void *shm_pool_find(struct shm_pool *p, uint64_t token);
-/* Releases an entry: its token goes stale. */
-void shm_pool_put(struct shm_pool *p, void *e);
-/* Entry i (0 <= i < shm_pool_capacity), used or not. */
-void *shm_pool_at(struct shm_pool *p, uint32_t i);
-/* How many entries exist (used or free). */
-uint32_t shm_pool_capacity(const struct shm_pool *p);
-/* Frees all memory. */
-void shm_pool_destroy(struct shm_pool *p);
 
 /* ---- shm_progress.c ------------------------------------------------------------------ */
 /* Puts p on the list of peers progress() writes to (control records, streams, a blocked send). */

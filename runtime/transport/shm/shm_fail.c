@@ -18,22 +18,22 @@ void shm_fail_peer(int p)
     pe->stream = pe->stream_last = NULL;
     pe->rts_pending = 0;
     /* Entries do not move, and callbacks may only add entries for other peers. */
-    for (i = 0; i < shm_pool_capacity(&shm_g.sends); i++) {
-        struct shm_send *s = shm_pool_at(&shm_g.sends, i);
+    for (i = 0; i < tp_pool_capacity(&shm_g.sends); i++) {
+        struct shm_send *s = tp_pool_at(&shm_g.sends, i);
         void *sreq = s->sreq;
 
         if (!s->ent.used || s->peer != p)
             continue;
-        shm_pool_put(&shm_g.sends, s);
+        tp_pool_put(&shm_g.sends, s);
         shm_g.env->send_done(sreq, RT_ERR_PROC_ABORTED);
     }
-    for (i = 0; i < shm_pool_capacity(&shm_g.recvs); i++) {
-        struct shm_recv *m = shm_pool_at(&shm_g.recvs, i);
+    for (i = 0; i < tp_pool_capacity(&shm_g.recvs); i++) {
+        struct shm_recv *m = tp_pool_at(&shm_g.recvs, i);
         void *rreq = m->rreq;
 
         if (!m->ent.used || m->peer != p || !m->active)
             continue; /* announced only: recv_large will answer with the error */
-        shm_pool_put(&shm_g.recvs, m);
+        tp_pool_put(&shm_g.recvs, m);
         shm_g.env->recv_done(rreq, RT_ERR_PROC_ABORTED);
     }
     shm_g.env->peer_failed(pe->world);

@@ -74,8 +74,8 @@ static void release_all(void)
             shm_ctl_drop(p);
     if (shm_g.base)
         munmap(shm_g.base, shm_g.bytes);
-    shm_pool_destroy(&shm_g.sends);
-    shm_pool_destroy(&shm_g.recvs);
+    tp_pool_destroy(&shm_g.sends);
+    tp_pool_destroy(&shm_g.recvs);
     free(shm_g.peer);
     free(shm_g.work);
     free(shm_g.local_of);
@@ -92,8 +92,8 @@ int shm_init(const rt_tp_env *env)
 
     memset(&shm_g, 0, sizeof shm_g);
     shm_g.env = env;
-    shm_pool_init(&shm_g.sends, sizeof(struct shm_send));
-    shm_pool_init(&shm_g.recvs, sizeof(struct shm_recv));
+    tp_pool_init(&shm_g.sends, sizeof(struct shm_send));
+    tp_pool_init(&shm_g.recvs, sizeof(struct shm_recv));
     rc = find_local(env, &node, &first);
     shm_region_name(name, sizeof name, env->jobid, node);
     snprintf(key, sizeof key, "swy.shm.%d", node);

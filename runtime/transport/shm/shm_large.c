@@ -10,7 +10,7 @@
 /* rt_tp_ops.recv_large (transport.h). */
 int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
 {
-    struct shm_recv *m = shm_g.active ? shm_pool_find(&shm_g.recvs, token) : NULL;
+    struct shm_recv *m = shm_g.active ? tp_pool_find(&shm_g.recvs, token) : NULL;
     struct shm_peer *pe;
     int p, rc, err = 0;
 
@@ -22,7 +22,7 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
     if (n > m->len)
         n = m->len;
     if (pe->dead) {
-        shm_pool_put(&shm_g.recvs, m);
+        tp_pool_put(&shm_g.recvs, m);
         return RT_ERR_PROC_ABORTED;
     }
     if (n > 0 && shm_g.cma && m->addr && buf) { /* else a side packs or unpacks: the pipeline */
@@ -38,7 +38,7 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
     }
     if (n == 0 || err) {
         rc = shm_ctl_send(p, SHM_FIN, m->stoken, (uint64_t)err, 0);
-        shm_pool_put(&shm_g.recvs, m);
+        tp_pool_put(&shm_g.recvs, m);
         return err ? err : rc;
     }
     m->active = 1;
@@ -48,7 +48,7 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
     m->rreq = rreq;
     rc = shm_ctl_send(p, SHM_CTS, m->stoken, token, n);
     if (rc) {
-        shm_pool_put(&shm_g.recvs, m);
+        tp_pool_put(&shm_g.recvs, m);
         return rc;
     }
     return RT_TP_PENDING;

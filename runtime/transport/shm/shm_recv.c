@@ -9,21 +9,21 @@
 /* FIN: the receiver copied (or dropped) our large send. */
 static void on_fin(int p, const struct shm_rec *r)
 {
-    struct shm_send *s = shm_pool_find(&shm_g.sends, r->a);
+    struct shm_send *s = tp_pool_find(&shm_g.sends, r->a);
     void *sreq;
 
     if (!s || s->peer != p || s->rtoken) /* stale, or already streaming */
         return;
     shm_g.peer[p].rts_pending--;
     sreq = s->sreq;
-    shm_pool_put(&shm_g.sends, s);
+    tp_pool_put(&shm_g.sends, s);
     shm_g.env->send_done(sreq, (int)r->b);
 }
 
 /* CTS: the receiver wants r->c bytes of our large send through the ring. */
 static void on_cts(int p, const struct shm_rec *r)
 {
-    struct shm_send *s = shm_pool_find(&shm_g.sends, r->a);
+    struct shm_send *s = tp_pool_find(&shm_g.sends, r->a);
 
     if (!s || s->rtoken || s->peer != p || r->b == 0)
         return;
@@ -37,7 +37,7 @@ static void on_cts(int p, const struct shm_rec *r)
 /* DATA: a piece of a pipelined large message. */
 static void on_data(int p, const struct shm_rec *r)
 {
-    struct shm_recv *m = shm_pool_find(&shm_g.recvs, r->a);
+    struct shm_recv *m = tp_pool_find(&shm_g.recvs, r->a);
     void *rreq;
 
     if (!m || !m->active || m->peer != p || r->b > m->n || r->c > m->n - r->b ||
@@ -51,7 +51,7 @@ static void on_data(int p, const struct shm_rec *r)
     if (m->got < m->n)
         return;
     rreq = m->rreq;
-    shm_pool_put(&shm_g.recvs, m);
+    tp_pool_put(&shm_g.recvs, m);
     shm_g.env->recv_done(rreq, 0);
 }
 
@@ -63,7 +63,7 @@ static int on_rts(int p, const struct shm_rec *r)
     uint64_t token;
     rt_msg_hdr h = r->h;
 
-    m = shm_pool_get(&shm_g.recvs, &token);
+    m = tp_pool_get(&shm_g.recvs, &token);
     if (!m)
         return 0;
     m->peer = p;

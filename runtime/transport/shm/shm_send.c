@@ -40,12 +40,12 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
         shm_ring_wake_owner(&pe->out, pe->slot);
         return 0;
     }
-    s = shm_pool_get(&shm_g.sends, &token);
+    s = tp_pool_get(&shm_g.sends, &token);
     if (!s)
         return RT_ERR_NO_MEM;
     r = shm_ring_reserve(&pe->out, SHM_LINE, SHM_RTS);
     if (!r) {
-        shm_pool_put(&shm_g.sends, s);
+        tp_pool_put(&shm_g.sends, s);
         shm_work_add(p);
         return RT_TP_AGAIN;
     }
@@ -121,7 +121,7 @@ int shm_stream_advance(int p)
         if (!pe->stream)
             pe->stream_last = NULL;
         sreq = s->sreq;
-        shm_pool_put(&shm_g.sends, s);
+        tp_pool_put(&shm_g.sends, s);
         shm_g.env->send_done(sreq, 0); /* every byte is in the ring: the buffer is free */
     }
     return n;

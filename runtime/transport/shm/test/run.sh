@@ -17,7 +17,7 @@ OUT=$BUILD/shm-test
 CC=${CC:-gcc}
 CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden"
 INC="-Iruntime/include -I$BUILD/gen -Iruntime/transport -Iruntime/launch -Iruntime/transport/shm -Iruntime/transport/shm/test"
-SRC="runtime/transport/shm/shm_*.c runtime/transport/shm/test/tenv.c runtime/launch/pmi.c runtime/launch/pmi_wire.c"
+SRC="runtime/transport/shm/shm_*.c runtime/transport/common/tp_pool.c runtime/transport/shm/test/tenv.c runtime/launch/pmi.c runtime/launch/pmi_wire.c"
 TIMEOUT=${TIMEOUT:-600}
 FAILS=0
 

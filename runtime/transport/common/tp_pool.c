@@ -1,25 +1,25 @@
-/* shm_pool.c — pools of pending operations named by 64-bit tokens that go stale when the
- * entry is released (generation << 32 | index + 1); entries never move. */
-#include "shm.h"
+/* tp_pool.c — pools of pending transport operations named by 64-bit tokens that go stale when
+ * the entry is released (generation << 32 | index + 1); entries never move. */
+#include "tp_pool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define CHUNK_ENTRIES 64u
 
-static struct shm_pool_ent *ent(struct shm_pool *p, uint32_t i)
+static struct tp_pool_ent *ent(struct tp_pool *p, uint32_t i)
 {
-    return (struct shm_pool_ent *)(p->chunk[i / CHUNK_ENTRIES] + (size_t)(i % CHUNK_ENTRIES) * p->esz);
+    return (struct tp_pool_ent *)(p->chunk[i / CHUNK_ENTRIES] + (size_t)(i % CHUNK_ENTRIES) * p->esz);
 }
 
-void shm_pool_init(struct shm_pool *p, size_t esz)
+void tp_pool_init(struct tp_pool *p, size_t esz)
 {
     memset(p, 0, sizeof *p);
     p->esz = (esz + 15) & ~(size_t)15;
 }
 
 /* Adds a chunk of free entries; 0 or -1. */
-static int grow(struct shm_pool *p)
+static int grow(struct tp_pool *p)
 {
     unsigned char **chunk;
     uint32_t i, base = p->nchunk * CHUNK_ENTRIES;
@@ -42,9 +42,9 @@ static int grow(struct shm_pool *p)
     return 0;
 }
 
-void *shm_pool_get(struct shm_pool *p, uint64_t *token)
+void *tp_pool_get(struct tp_pool *p, uint64_t *token)
 {
-    struct shm_pool_ent *e;
+    struct tp_pool_ent *e;
     uint32_t i, gen;
 
     if (!p->free_head && grow(p) < 0)
@@ -61,10 +61,10 @@ void *shm_pool_get(struct shm_pool *p, uint64_t *token)
     return e;
 }
 
-void *shm_pool_find(struct shm_pool *p, uint64_t token)
+void *tp_pool_find(struct tp_pool *p, uint64_t token)
 {
     uint32_t i = (uint32_t)token;
-    struct shm_pool_ent *e;
+    struct tp_pool_ent *e;
 
     if (i == 0 || i > p->nchunk * CHUNK_ENTRIES)
         return NULL;
@@ -72,9 +72,9 @@ void *shm_pool_find(struct shm_pool *p, uint64_t token)
     return e->used && e->gen == (uint32_t)(token >> 32) ? e : NULL;
 }
 
-void shm_pool_put(struct shm_pool *p, void *entry)
+void tp_pool_put(struct tp_pool *p, void *entry)
 {
-    struct shm_pool_ent *e = entry;
+    struct tp_pool_ent *e = entry;
 
     e->used = 0;
     e->gen++;
@@ -82,17 +82,17 @@ void shm_pool_put(struct shm_pool *p, void *entry)
     p->free_head = e->index + 1;
 }
 
-void *shm_pool_at(struct shm_pool *p, uint32_t i)
+void *tp_pool_at(struct tp_pool *p, uint32_t i)
 {
     return ent(p, i);
 }
 
-uint32_t shm_pool_capacity(const struct shm_pool *p)
+uint32_t tp_pool_capacity(const struct tp_pool *p)
 {
     return p->nchunk * CHUNK_ENTRIES;
 }
 
-void shm_pool_destroy(struct shm_pool *p)
+void tp_pool_destroy(struct tp_pool *p)
 {
     uint32_t c;
 

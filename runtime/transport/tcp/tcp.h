@@ -1,0 +1,135 @@
+/* tcp.h — internals of the TCP transport rt_tp_tcp: frames, one outgoing connection per peer
+ * it sends to (made on first use) and the incoming ones it accepts, and the process state. */
+#ifndef SWITCHYARD_TCP_H
+#define SWITCHYARD_TCP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "transport.h"
+#include "common/tp_pool.h"
+
+#define TCP_EAGER_MAX (64u << 10)   /* payloads copied at send(); larger ones: RTS, CTS, DATA */
+#define TCP_CHUNK (1u << 20)        /* largest DATA frame */
+#define TCP_MAGIC 0x3150435459575331ull /* "1SWYTCP1": the first frame of a connection */
+#define TCP_EVENTS 64
+
+/* A frame: this header, then `a` payload bytes for EAGER and `c` for DATA. Each connection
+ * carries frames one way only, from the rank that connected to the rank that accepted. */
+enum { TCP_HELLO = 1, TCP_EAGER, TCP_RTS, TCP_CTS, TCP_DATA, TCP_FIN };
+struct tcp_frame {
+    uint32_t type;
+    uint32_t pad;
+    uint64_t a, b, c;
+    rt_msg_hdr h;
+};
+/* HELLO: a = TCP_MAGIC, b = the sender's world rank, c = a hash of the job id. EAGER: a =
+ * payload bytes, h.  RTS: a = sender token, h.  CTS: a = sender token, b = receiver token, c =
+ * bytes wanted (> 0).  DATA: a = receiver token, b = offset, c = bytes.  FIN: a = sender
+ * token, b = 0 or an error class (the receiver wants no bytes). */
+
+/* Bytes waiting to be written on an outgoing connection: a header, then a payload that is
+ * owned (freed once written) or borrowed from a large send (done: that send completes). */
+struct tcp_out {
+    struct tcp_frame f;
+    const unsigned char *data;
+    size_t len, off;            /* off counts header and payload bytes written */
+    void *owned;
+    struct tcp_send *done;
+    struct tcp_out *next;
+};
+
+struct tcp_peer {
+    int out_fd;                 /* ours to it; -1 until the first frame */
+    int connecting;             /* connect() in progress */
+    struct tcp_out *q, *q_last; /* frames not fully written */
+    int pid;                    /* on our node: its process id (0: not fetched yet) */
+    int gone;                   /* found gone by the liveness check: progress reports it */
+    int dead;                   /* reported through peer_failed: nothing more goes to it */
+};
+
+/* An incoming connection and the frame it is reading. */
+struct tcp_conn {
+    int fd;
+    int peer;                   /* world rank after HELLO, -1 before */
+    struct tcp_frame f;
+    size_t got;                 /* bytes of f, then of the payload */
+    unsigned char *buf;         /* EAGER payload, or DATA bytes for an unpacking receive */
+    size_t cap;
+    struct tcp_conn *next;
+};
+
+/* A large send announced by an RTS. */
+struct tcp_send {
+    struct tp_pool_ent ent;
+    int dst;
+    void *sreq;
+    const unsigned char *buf;   /* NULL: read through env->pack */
+    uint64_t len;
+    unsigned char *packed;      /* the packed bytes of a non-contiguous send, after CTS */
+    struct tcp_send *next_done; /* on tcp_g.done: written, send_done not called yet */
+};
+
+/* A large message announced by an RTS, then received through DATA. */
+struct tcp_recv {
+    struct tp_pool_ent ent;
+    int src;
+    uint64_t stoken, len;
+    int active;
+    unsigned char *buf;         /* NULL: through env->unpack */
+    uint64_t n, got;
+    void *rreq;
+};
+
+struct tcp_state {
+    const rt_tp_env *env;
+    int active, forced;
+    int listen_fd, epfd;
+    uint64_t job_hash;
+    struct tcp_peer *peer;      /* world_size entries */
+    struct tcp_conn *conns;     /* accepted connections */
+    struct tp_pool sends, recvs;
+    int busy;
+    struct tcp_send *done;      /* large sends fully written: progress() completes them (never
+                                 * inside send() or recv_large(), which may write too) */
+    long long alive_ns;         /* last liveness check of the peers on our node */
+};
+
+#define TCP_ALIVE_NS 50000000LL /* peers on our node are checked this often (a peer that
+                                 * never connected to us shows its death no other way) */
+extern struct tcp_state tcp_g;
+
+/* ---- tcp_conn.c: connections ------------------------------------------------------- */
+/* Opens our connection to dst (address from the key-value space) and queues HELLO. 0 or an
+ * error class. */
+int tcp_connect(int dst);
+/* Accepts pending connections on the listening socket. */
+void tcp_accept(void);
+/* Closes an incoming connection and unlinks it. */
+void tcp_conn_close(struct tcp_conn *c);
+/* Peer r is gone: fails what is pending with it, then tells the engine once. */
+void tcp_fail_peer(int r);
+
+/* ---- tcp_out.c: writing ------------------------------------------------------------ */
+/* Queues a frame (and payload: owned buffers are freed once written) to dst, connecting
+ * first if needed, and writes what the socket takes. 0 or an error class. */
+int tcp_queue(int dst, const struct tcp_frame *f, const void *data, size_t len, void *owned,
+              struct tcp_send *done);
+/* Writes queued frames to dst while the socket takes them; 1 if something was written. A
+ * send fully written goes on tcp_g.done; a write error marks dst gone (progress reports it). */
+int tcp_flush(int dst);
+
+/* ---- tcp_in.c: reading -------------------------------------------------------------- */
+/* Reads and handles the frames available on c; returns frames handled, -1 if c closed. */
+int tcp_read(struct tcp_conn *c);
+
+/* ---- tcp_ops.c ---------------------------------------------------------------------- */
+int tcp_init(const rt_tp_env *env);
+int tcp_reaches(int r);
+int tcp_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
+int tcp_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq);
+int tcp_progress(void);
+void tcp_wait(long timeout_ns);
+void tcp_finalize(void);
+
+#endif

@@ -1,0 +1,197 @@
+/* tcp_in.c — the reading side: frames from an accepted connection, read with nonblocking
+ * reads (partial reads resume), checked, and handed to the engine or to the large transfers. */
+#define _GNU_SOURCE
+#include "tcp.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_consts.h"
+
+/* Reads up to want - *got bytes into dst + *got; 1 when complete, 0 when the socket has no
+ * more now, -1 when the connection ended or failed. */
+static int fill(int fd, void *dst, size_t want, size_t *got)
+{
+    while (*got < want) {
+        ssize_t r = read(fd, (unsigned char *)dst + *got, want - *got);
+
+        if (r > 0) {
+            *got += (size_t)r;
+        } else if (r == 0) {
+            return -1;
+        } else if (errno == EINTR) {
+            continue;
+        } else {
+            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+        }
+    }
+    return 1;
+}
+
+/* The receive a DATA frame is for, or NULL (stale, or not this peer's). */
+static struct tcp_recv *data_target(const struct tcp_conn *c)
+{
+    struct tcp_recv *m = tp_pool_find(&tcp_g.recvs, c->f.a);
+
+    if (!m || !m->active || m->src != c->peer || c->f.b > m->n || c->f.c > m->n - c->f.b)
+        return NULL;
+    return m;
+}
+
+/* Payload bytes that follow the header of c's frame; -1 if the frame is malformed. */
+static int64_t payload_of(const struct tcp_conn *c)
+{
+    switch (c->f.type) {
+    case TCP_HELLO:
+        return c->peer < 0 && c->f.a == TCP_MAGIC && c->f.c == tcp_g.job_hash &&
+                       c->f.b < (uint64_t)tcp_g.env->world_size ? 0 : -1;
+    case TCP_EAGER:
+        return c->peer >= 0 && c->f.a <= TCP_EAGER_MAX && (int64_t)c->f.a == c->f.h.len ? (int64_t)c->f.a : -1;
+    case TCP_DATA:
+        return c->peer >= 0 && c->f.c <= TCP_CHUNK && data_target(c) ? (int64_t)c->f.c : -1;
+    case TCP_RTS:
+    case TCP_CTS:
+    case TCP_FIN:
+        return c->peer >= 0 ? 0 : -1;
+    default:
+        return -1;
+    }
+}
+
+/* CTS: the receiver wants c bytes of our large send a. */
+static void on_cts(int from, const struct tcp_frame *f)
+{
+    struct tcp_send *s = tp_pool_find(&tcp_g.sends, f->a);
+    uint64_t want, off, n;
+    struct tcp_frame d = { .type = TCP_DATA, .a = f->b };
+
+    if (!s || s->dst != from || f->c == 0)
+        return;
+    want = f->c < s->len ? f->c : s->len;
+    const unsigned char *src = s->buf;
+    if (!src) { /* non-contiguous: packed once, freed with the send */
+        s->packed = malloc(want);
+        if (!s->packed) {
+            tcp_fail_peer(from);
+            return;
+        }
+        tcp_g.env->pack(s->sreq, 0, want, s->packed);
+        src = s->packed;
+    }
+    for (off = 0; off < want; off += n) {
+        n = want - off < TCP_CHUNK ? want - off : TCP_CHUNK;
+        d.b = off;
+        d.c = n;
+        if (tcp_queue(from, &d, src + off, n, NULL, off + n == want ? s : NULL) != 0)
+            return; /* the peer is gone: progress() fails the send */
+    }
+}
+
+/* FIN: the receiver took none of our large send a (or failed to). */
+static void on_fin(int from, const struct tcp_frame *f)
+{
+    struct tcp_send *s = tp_pool_find(&tcp_g.sends, f->a);
+    void *sreq;
+
+    if (!s || s->dst != from)
+        return;
+    sreq = s->sreq;
+    free(s->packed);
+    tp_pool_put(&tcp_g.sends, s);
+    tcp_g.env->send_done(sreq, (int)f->b);
+}
+
+/* Handles c's complete frame (its payload in c->buf, or already in place for DATA). */
+static void handle(struct tcp_conn *c)
+{
+    const struct tcp_frame *f = &c->f;
+    struct tcp_recv *m;
+    uint64_t token;
+    void *rreq;
+
+    switch (f->type) {
+    case TCP_HELLO:
+        c->peer = (int)f->b;
+        break;
+    case TCP_EAGER:
+        tcp_g.env->incoming(c->peer, &f->h, c->buf ? c->buf : (const void *)"", 0);
+        break;
+    case TCP_RTS:
+        m = tp_pool_get(&tcp_g.recvs, &token);
+        if (!m)
+            return; /* out of memory: the message is lost, as the engine is told nothing */
+        m->src = c->peer;
+        m->stoken = f->a;
+        m->len = (uint64_t)f->h.len;
+        tcp_g.env->incoming(c->peer, &f->h, NULL, token);
+        break;
+    case TCP_CTS:
+        on_cts(c->peer, f);
+        break;
+    case TCP_FIN:
+        on_fin(c->peer, f);
+        break;
+    case TCP_DATA:
+        m = data_target(c);
+        if (!m)
+            return;
+        if (!m->buf)
+            tcp_g.env->unpack(m->rreq, f->b, f->c, c->buf);
+        m->got += f->c;
+        if (m->got < m->n)
+            return;
+        rreq = m->rreq;
+        tp_pool_put(&tcp_g.recvs, m);
+        tcp_g.env->recv_done(rreq, 0);
+        break;
+    }
+}
+
+int tcp_read(struct tcp_conn *c)
+{
+    int frames = 0, rc;
+
+    for (;;) {
+        size_t hgot = c->got < sizeof c->f ? c->got : sizeof c->f;
+        int64_t pay;
+
+        if (c->got < sizeof c->f) {
+            rc = fill(c->fd, &c->f, sizeof c->f, &hgot);
+            c->got = hgot;
+            if (rc <= 0)
+                return rc < 0 ? -1 : frames;
+        }
+        pay = payload_of(c);
+        if (pay < 0)
+            return -1; /* malformed: the connection is closed, never trusted again */
+        if (pay > 0) {
+            size_t pgot = c->got - sizeof c->f;
+            unsigned char *dst;
+            struct tcp_recv *m = c->f.type == TCP_DATA ? data_target(c) : NULL;
+
+            if (m && m->buf) {
+                dst = m->buf + c->f.b; /* straight into the receive buffer */
+            } else {
+                if (c->cap < (size_t)pay) {
+                    unsigned char *nb = realloc(c->buf, (size_t)pay);
+                    if (!nb)
+                        return -1;
+                    c->buf = nb;
+                    c->cap = (size_t)pay;
+                }
+                dst = c->buf;
+            }
+            rc = fill(c->fd, dst, (size_t)pay, &pgot);
+            c->got = sizeof c->f + pgot;
+            if (rc <= 0)
+                return rc < 0 ? -1 : frames;
+        }
+        c->got = 0;
+        handle(c);
+        frames++;
+        if (frames >= 64)
+            return frames; /* bounded: others get their turn */
+    }
+}

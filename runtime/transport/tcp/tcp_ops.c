@@ -1,0 +1,363 @@
+/* tcp_ops.c — the TCP transport's methods (transport.h): setting up the listening socket and
+ * publishing its address, sends and large receives, progress through one epoll set, leaving. */
+#define _GNU_SOURCE
+#include "tcp.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_consts.h"
+
+struct tcp_state tcp_g = { .listen_fd = -1, .epfd = -1 };
+
+/* Whether world rank r is ours: every other rank when SWITCHYARD_TRANSPORT=tcp, else the
+ * ranks of other nodes. */
+static int wanted(const rt_tp_env *env, int r)
+{
+    return r != env->world_rank &&
+           (tcp_g.forced || (env->node_of && env->node_of[r] != env->node_of[env->world_rank]));
+}
+
+/* FNV-1a of the job id: a HELLO from another job is refused. */
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+
+    while (s && *s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+    return h;
+}
+
+/* The listening socket on SWITCHYARD_TCP_ADDR (default: loopback when every rank is on this
+ * host, else any address), published as "swy.tcp.<rank>" = "a.b.c.d:port/pid". 0 or a class. */
+static int listen_and_publish(const rt_tp_env *env)
+{
+    const char *want = getenv("SWITCHYARD_TCP_ADDR");
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+    socklen_t len = sizeof sa;
+    char key[48], val[96], host[INET_ADDRSTRLEN];
+    int r, one_host = 1;
+
+    for (r = 0; env->node_of && r < env->world_size; r++)
+        one_host &= env->node_of[r] == env->node_of[0];
+    if (!want)
+        want = one_host ? "127.0.0.1" : "0.0.0.0";
+    if (inet_pton(AF_INET, want, &sa.sin_addr) != 1)
+        return RT_ERR_ARG;
+    tcp_g.listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (tcp_g.listen_fd < 0 || bind(tcp_g.listen_fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+        listen(tcp_g.listen_fd, 128) < 0 ||
+        getsockname(tcp_g.listen_fd, (struct sockaddr *)&sa, &len) < 0)
+        return RT_ERR_OTHER;
+    if (sa.sin_addr.s_addr == htonl(INADDR_ANY)) { /* peers need this host's address */
+        struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *ai;
+        char name[256] = "";
+        if (gethostname(name, sizeof name - 1) != 0 || getaddrinfo(name, NULL, &hints, &ai) != 0)
+            return RT_ERR_OTHER;
+        sa.sin_addr = ((struct sockaddr_in *)ai->ai_addr)->sin_addr;
+        freeaddrinfo(ai);
+    }
+    inet_ntop(AF_INET, &sa.sin_addr, host, sizeof host);
+    snprintf(key, sizeof key, "swy.tcp.%d", env->world_rank);
+    snprintf(val, sizeof val, "%s:%u/%ld", host, (unsigned)ntohs(sa.sin_port), (long)getpid());
+    return env->kvs_put(key, val) < 0 ? RT_ERR_OTHER : 0;
+}
+
+/* rt_tp_ops.init: collective only when some rank needs TCP (every rank decides alike). */
+int tcp_init(const rt_tp_env *env)
+{
+    const char *force = getenv("SWITCHYARD_TRANSPORT");
+    struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 0 };
+    int r, need = 0, rc;
+
+    memset(&tcp_g, 0, sizeof tcp_g);
+    tcp_g.listen_fd = tcp_g.epfd = -1;
+    tcp_g.env = env;
+    tcp_g.forced = force && strcmp(force, "tcp") == 0;
+    for (r = 0; r < env->world_size && !need; r++)
+        need = r != env->world_rank && (tcp_g.forced || (env->node_of && env->node_of[r] != env->node_of[0]));
+    if (!need)
+        return 0;
+    tp_pool_init(&tcp_g.sends, sizeof(struct tcp_send));
+    tp_pool_init(&tcp_g.recvs, sizeof(struct tcp_recv));
+    tcp_g.job_hash = hash(env->jobid);
+    tcp_g.peer = calloc((size_t)env->world_size, sizeof *tcp_g.peer);
+    tcp_g.epfd = epoll_create1(EPOLL_CLOEXEC);
+    rc = !tcp_g.peer || tcp_g.epfd < 0 ? RT_ERR_NO_MEM : listen_and_publish(env);
+    if (!rc && epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, tcp_g.listen_fd, &ev) < 0)
+        rc = RT_ERR_OTHER;
+    for (r = 0; tcp_g.peer && r < env->world_size; r++)
+        tcp_g.peer[r].out_fd = -1;
+    if (env->kvs_barrier() < 0 && !rc)
+        rc = RT_ERR_OTHER;
+    tcp_g.active = !rc;
+    return rc;
+}
+
+int tcp_reaches(int r)
+{
+    return tcp_g.active && r >= 0 && r < tcp_g.env->world_size && wanted(tcp_g.env, r);
+}
+
+/* rt_tp_ops.send: eager payloads are copied (or packed) into the frame queue at once. */
+int tcp_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq)
+{
+    struct tcp_frame f = { .h = *h };
+    struct tcp_send *s;
+    uint64_t token;
+    void *copy = NULL;
+    int rc;
+
+    if (!tcp_reaches(dst) || h->len != (int64_t)n)
+        return RT_ERR_INTERN;
+    if (tcp_g.peer[dst].dead)
+        return RT_ERR_PROC_ABORTED;
+    if (n <= TCP_EAGER_MAX) {
+        if (n && !(copy = malloc(n)))
+            return RT_ERR_NO_MEM;
+        if (n && data)
+            memcpy(copy, data, n);
+        else if (n)
+            tcp_g.env->pack(sreq, 0, n, copy);
+        f.type = TCP_EAGER;
+        f.a = n;
+        return tcp_queue(dst, &f, copy, n, copy, NULL);
+    }
+    s = tp_pool_get(&tcp_g.sends, &token);
+    if (!s)
+        return RT_ERR_NO_MEM;
+    s->dst = dst;
+    s->sreq = sreq;
+    s->buf = data;
+    s->len = n;
+    f.type = TCP_RTS;
+    f.a = token;
+    rc = tcp_queue(dst, &f, NULL, 0, NULL, NULL);
+    if (rc) {
+        tp_pool_put(&tcp_g.sends, s);
+        return rc;
+    }
+    return RT_TP_PENDING;
+}
+
+/* rt_tp_ops.recv_large: a CTS asks the sender for n bytes (DATA frames follow), or a FIN
+ * says we take none. */
+int tcp_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
+{
+    struct tcp_recv *m = tcp_g.active ? tp_pool_find(&tcp_g.recvs, token) : NULL;
+    struct tcp_frame f = { 0 };
+    int rc;
+
+    if (!m || m->active || m->src != src)
+        return RT_ERR_INTERN;
+    if (n > m->len)
+        n = m->len;
+    if (tcp_g.peer[src].dead) {
+        tp_pool_put(&tcp_g.recvs, m);
+        return RT_ERR_PROC_ABORTED;
+    }
+    f.a = m->stoken;
+    if (n == 0) {
+        f.type = TCP_FIN;
+        tp_pool_put(&tcp_g.recvs, m);
+        return tcp_queue(src, &f, NULL, 0, NULL, NULL);
+    }
+    m->active = 1;
+    m->buf = buf;
+    m->n = n;
+    m->rreq = rreq;
+    f.type = TCP_CTS;
+    f.b = token;
+    f.c = n;
+    rc = tcp_queue(src, &f, NULL, 0, NULL, NULL);
+    if (rc) {
+        tp_pool_put(&tcp_g.recvs, m);
+        return rc;
+    }
+    return RT_TP_PENDING;
+}
+
+/* Our connection to dst became writable: finishes a connect, then writes. */
+static int writable(int dst)
+{
+    struct tcp_peer *p = &tcp_g.peer[dst];
+    int err = 0;
+    socklen_t len = sizeof err;
+
+    if (p->dead || p->out_fd < 0)
+        return 0;
+    if (p->connecting) {
+        if (getsockopt(p->out_fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err) {
+            tcp_fail_peer(dst);
+            return 1;
+        }
+        p->connecting = 0;
+    }
+    return tcp_flush(dst);
+}
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Marks gone the peers of our node whose process no longer exists (their published pid). */
+static void check_alive(void)
+{
+    const rt_tp_env *env = tcp_g.env;
+    char key[48], val[96];
+    int r;
+
+    tcp_g.alive_ns = now_ns();
+    for (r = 0; r < env->world_size; r++) {
+        struct tcp_peer *p = &tcp_g.peer[r];
+        const char *sp;
+
+        if (!wanted(env, r) || p->gone || !env->node_of || env->node_of[r] != env->node_of[env->world_rank])
+            continue;
+        if (!p->pid) {
+            snprintf(key, sizeof key, "swy.tcp.%d", r);
+            if (env->kvs_get(key, val, sizeof val) < 0 || !(sp = strchr(val, '/')) ||
+                sscanf(sp + 1, "%d", &p->pid) != 1 || p->pid <= 0) {
+                p->pid = -1; /* unknown: connections alone tell */
+                continue;
+            }
+        }
+        if (p->pid > 0 && kill(p->pid, 0) < 0 && errno == ESRCH)
+            p->gone = 1;
+    }
+}
+
+/* Completes the large sends tcp_flush finished writing. */
+static int complete_sends(void)
+{
+    int n = 0;
+
+    while (tcp_g.done) {
+        struct tcp_send *s = tcp_g.done;
+        void *sreq = s->sreq;
+
+        tcp_g.done = s->next_done;
+        free(s->packed);
+        tp_pool_put(&tcp_g.sends, s);
+        tcp_g.env->send_done(sreq, 0);
+        n++;
+    }
+    return n;
+}
+
+int tcp_progress(void)
+{
+    struct epoll_event ev[TCP_EVENTS];
+    int i, n, r, done = 0;
+
+    if (!tcp_g.active || tcp_g.busy)
+        return 0;
+    tcp_g.busy = 1;
+    for (r = 0; r < tcp_g.env->world_size; r++)
+        if (tcp_g.peer[r].gone && !tcp_g.peer[r].dead) {
+            tcp_fail_peer(r);
+            done++;
+        }
+    done += complete_sends();
+    n = epoll_wait(tcp_g.epfd, ev, TCP_EVENTS, 0);
+    for (i = 0; i < n; i++) {
+        uint64_t u = ev[i].data.u64;
+
+        if (u == 0) {
+            tcp_accept();
+        } else if (u & 1) {
+            done += writable((int)(u >> 1));
+        } else {
+            struct tcp_conn *c = ev[i].data.ptr;
+            int peer = c->peer, rc = tcp_read(c);
+
+            if (rc < 0) { /* closed or malformed: its sender is gone for us */
+                tcp_conn_close(c);
+                if (peer >= 0)
+                    tcp_fail_peer(peer);
+                done++;
+            } else {
+                done += rc;
+            }
+        }
+    }
+    done += complete_sends();
+    tcp_g.busy = 0;
+    return done;
+}
+
+void tcp_wait(long timeout_ns)
+{
+    struct pollfd p = { .fd = tcp_g.epfd, .events = POLLIN };
+
+    if (!tcp_g.active || timeout_ns == 0)
+        return;
+    if (timeout_ns < 0 || timeout_ns > 100000000L)
+        timeout_ns = 100000000L;
+    ppoll(&p, 1, &(struct timespec){ 0, timeout_ns }, NULL);
+    if (now_ns() - tcp_g.alive_ns >= TCP_ALIVE_NS)
+        check_alive();
+}
+
+/* rt_tp_ops.finalize: writes what is queued to live peers, then the job-wide barrier (the
+ * connections close after it, so no peer takes that for a failure), then frees. */
+void tcp_finalize(void)
+{
+    const rt_tp_env *env = tcp_g.env;
+    int r, owed;
+    struct tcp_conn *c;
+
+    if (!env || !tcp_g.peer)
+        return;
+    do {
+        owed = 0;
+        for (r = 0; r < env->world_size; r++)
+            owed |= !tcp_g.peer[r].dead && tcp_g.peer[r].q != NULL;
+        if (owed && !tcp_progress())
+            tcp_wait(1000000L);
+    } while (owed);
+    tcp_g.active = 0;
+    env->kvs_barrier();
+    while ((c = tcp_g.conns))
+        tcp_conn_close(c);
+    for (r = 0; r < env->world_size; r++)
+        if (tcp_g.peer[r].out_fd >= 0)
+            close(tcp_g.peer[r].out_fd);
+    if (tcp_g.listen_fd >= 0)
+        close(tcp_g.listen_fd);
+    if (tcp_g.epfd >= 0)
+        close(tcp_g.epfd);
+    tp_pool_destroy(&tcp_g.sends);
+    tp_pool_destroy(&tcp_g.recvs);
+    free(tcp_g.peer);
+    memset(&tcp_g, 0, sizeof tcp_g);
+}
+
+const rt_tp_ops rt_tp_tcp = {
+    .version = RT_TP_VERSION,
+    .size = sizeof(rt_tp_ops),
+    .name = "tcp",
+    .eager_max = TCP_EAGER_MAX,
+    .init = tcp_init,
+    .reaches = tcp_reaches,
+    .send = tcp_send,
+    .recv_large = tcp_recv_large,
+    .progress = tcp_progress,
+    .wait = tcp_wait,
+    .finalize = tcp_finalize,
+};
