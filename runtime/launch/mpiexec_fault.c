@@ -16,6 +16,11 @@ void mx_kill_all(struct mx_job *job, int sig)
         struct mx_rank *r = &job->ranks[i];
         if (r->pid <= 0)
             continue;
+        /* A rank reaped already: its group may still hold what it started, but if its pid
+         * names a live process again, the number was reused (pid_max is 32768 here) and the
+         * group of that pid is someone else's: leave it alone. */
+        if (r->exited && kill(r->pid, 0) == 0)
+            continue;
         /* its process group (the rank and what it started); the pid too, in case the child
          * had not yet made itself a group leader */
         kill(-r->pid, sig);
