@@ -215,7 +215,7 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
     elif cls == 'fint_handle':
         args.append(n)
     else:  # numbers: int, aint, offset, count, double
-        _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj)
+        _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, eo)
 
 
 def _string_out(proc, p, params, decls, args, post):
@@ -280,7 +280,7 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
                        % (a, filled, filled, F, a, n))
 
 
-def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj):
+def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, eo=None):
     k, n, a = p.kind, p.name, 'a_' + p.name
     face_t = cdecl.c_base(p, large)
     rt_t = cdecl.rt_scalar_type(p)
@@ -309,7 +309,13 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj):
             post.append('for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s;'
                         % (_length(p, names), n, _map_out(F, m, '%s[i_]' % n)))
         elif k.poly:
-            args.append('(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1))
+            counts = '(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1)
+            if p.dir == 'in' and p.length == '*' and p.extent in ('peers', 'local') and k.check == 'nonneg' \
+                    and eo and eo.kind.handle == 'comm':
+                # checked here, naming the call made (the runtime names the plain one) and the element
+                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, fs_extent_size(a_%s, %d)))) goto out;'
+                           % (n, errobj, n, counts, eo.name, p.extent == 'local'))
+            args.append(counts)
         elif isinstance(p.length, list):
             args.append('(%sint *)%s' % ('const ' if p.dir == 'in' else '', n))
         else:

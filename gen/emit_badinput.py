@@ -25,8 +25,8 @@ def _load(spec_dir):
 def _scalar_default(spec, q):
     """A valid value of a scalar IN parameter, as C text."""
     k = q.kind
-    if k.cls == 'handle':
-        return 'bh_default_%s()' % k.handle
+    if k.cls == 'handle':  # of the sort the call requires (a Cartesian communicator...)
+        return 'bh_default_%s%s()' % (k.handle, '_' + q.requires if q.requires else '')
     if k.cls in ('count', 'aint', 'offset'):
         return '1'
     if k.cls == 'double':
@@ -97,16 +97,17 @@ def _scalar_rule(data, q):
     return None
 
 
-def _case(spec, data, name, large, params, t, cat, err, target, null=0, also=None, ranks=1):
+def _case(spec, data, name, large, params, t, cat, err, target, null=0, also=None, ranks=1, named=None):
     """One case: parameter t of function `name` given `target` (C text of v), the others defaults
-    but those `also` maps (a parameter's name) to their value."""
+    but those `also` maps (a parameter's name) to their value; the message must name `named`
+    (t's name unless given, e.g. 'sendcounts[0]')."""
     decls, args = [], []
     also = also or {}
     for i, q in enumerate(params):
         d, e = _arg(spec, q, large, i, target if q is t else also.get(q.name))
         decls += d
         args.append(e)
-    return {'fn': name, 'param': t.name, 'cls': cat, 'err': err, 'null': null, 'ranks': ranks,
+    return {'fn': name, 'param': named or t.name, 'cls': cat, 'err': err, 'null': null, 'ranks': ranks,
             'decls': decls, 'call': '%s(%s)' % (name, ', '.join(args)),
             'known': data['known_defects'].get('%s.%s%s' % (name, t.name, '' if cat in data['handle_error_class']
                                                              else ':' + cat))}
@@ -134,10 +135,18 @@ def _array_cases(spec, data, name, large, params, q):
         out.append(_case(spec, data, name, large, params, q, 'distinct', rule['error_class'], pairs,
                          also={lname: '2'}, ranks=rule.get('min_ranks', 1)))
     for r in data['array_checks']:
-        if r['kind'] == q.kind.name and r.get('dir', q.dir) == q.dir:
+        if _matches(r, q) and r.get('dir', q.dir) == q.dir and q.extent not in ('sources', 'destinations'):
             out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],
-                             'bh_bad_%s(v)' % r['category']))
+                             'bh_bad_%s(v)' % r['category'], named=q.name + '[0]' if r.get('name_index') else None))
     return out
+
+
+def _matches(r, q):
+    """Whether rule r (of scalar_checks or array_checks) applies to q's kind: by its kind, its
+    check and its class, those r gives."""
+    k = q.kind
+    return r.get('kind', k.name) == k.name and r.get('check', k.check) == k.check \
+        and r.get('kind_class', k.cls) == k.cls and ('kind' in r or 'check' in r)
 
 
 def cases(spec, data):

@@ -20,14 +20,17 @@ HANDLE_CATEGORIES = {
     'REDUCTION_FUNC_DATATYPES_FORTRAN': 'datatype', 'REMOVED_DATATYPES': 'datatype', 'COLLECTIVE_OPS': 'op',
     'ERROR_SPECIFIERS': 'errhandler', 'ENV_INQ_INFO_KEY': 'info', 'MSG_HANDLES': 'message',
 }
-# What a parameter's `accepts` may list, by its kind's check: a rank of a point-to-point
-# destination, a source, a root (MPI_ROOT and MPI_PROC_NULL on an inter-communicator); a tag.
-ACCEPTS = {'rank': [{'MPI_PROC_NULL'}, {'MPI_ANY_SOURCE', 'MPI_PROC_NULL'}, {'MPI_ROOT', 'MPI_PROC_NULL'}],
+# What a parameter's `accepts` may list, by its kind's check: a rank of the group alone (the
+# face lets MPI_PROC_NULL through to the runtime), a rank of a point-to-point destination, a source, a root (MPI_ROOT and MPI_PROC_NULL on an inter-communicator); a tag.
+ACCEPTS = {'rank': [set(), {'MPI_PROC_NULL'}, {'MPI_ANY_SOURCE', 'MPI_PROC_NULL'}, {'MPI_ROOT', 'MPI_PROC_NULL'}],
            'tag': [set(), {'MPI_ANY_TAG'}]}
 ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
-              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'c', 'fortran'}
+              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'c', 'fortran'}
+# What an IN handle's `requires` may say the call needs of the object, by handle class: a
+# communicator with a Cartesian or graph topology, a window of shared memory.
+REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif',
                   'requests'}
@@ -94,6 +97,9 @@ class Param:
     rank_of: Optional[str] = None
     # an IN array of ranks (or of (first, last, stride) triplets) that may not name a rank twice
     distinct: bool = False
+    # an IN handle whose object the call needs to be of a sort (REQUIRES): the bad-input
+    # matrix gives such a parameter a default object of that sort
+    requires: Optional[str] = None
     # a '*'-long array the caller sizes by this scalar IN parameter, of which the OUT parameter
     # `filled` (None: all `entries`) tells how many elements the call wrote
     entries: Optional[str] = None
@@ -255,6 +261,9 @@ def _params(raw, kinds, where):
         if p.get('distinct') and (kinds[kname].check not in ('rank', 'rank_nni') or p['dir'] != 'in'
                                   or p.get('length') is None):
             raise SpecError('%s: parameter %r: distinct applies to IN arrays of ranks' % (where, p.get('name')))
+        if 'requires' in p and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'length' in p
+                                or p['requires'] not in REQUIRES.get(kinds[kname].handle, ())):
+            raise SpecError('%s: parameter %r: requires applies to IN handles: %r' % (where, p.get('name'), REQUIRES))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
             raise SpecError('%s: parameter %r: not_null applies to IN handles without null_handle' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
@@ -265,7 +274,7 @@ def _params(raw, kinds, where):
                          elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), not_null=p.get('not_null', False),
-                         rank_of=p.get('rank_of'), distinct=p.get('distinct', False),
+                         rank_of=p.get('rank_of'), distinct=p.get('distinct', False), requires=p.get('requires'),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 

@@ -34,6 +34,10 @@ int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg, int shown, in
  * peers (the remote group of an inter-communicator, else the group), or the local group. */
 int fs_extent_size(const rt_comm *comm, int local);
 
+/* Checks the first n elements of a collective's count array arg (c) are >= 0, naming the
+ * element. Returns 0 or the raised error (RT_ERR_COUNT). */
+int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n);
+
 /* The arguments of a rooted collective this process uses, by the root argument (runtime
  * value): FS_ROLE_ROOT (it is the root), FS_ROLE_MEMBER (it sends to or receives from the
  * root: every process of an intra-communicator, the non-root group of an inter-communicator). */

@@ -213,8 +213,8 @@ int rt_Win_shared_query(rt_win *win, int rank, rt_aint *size, rt_aint *disp_unit
         for (rank = 0; rank < n - 1 && win->peers[rank].size == 0; rank++)
             ;
     if (rank < 0 || rank >= n)
-        return RT_ERR(win, RT_ERR_RANK, "invalid rank 'rank' = %s: the window's group has %d processes",
-                      rt__rank_text(rank, (char[16]){0}, 16), n);
+        return RT_ERR(win, RT_ERR_RANK, "invalid rank 'rank' = %s: the window's group has %d process%s",
+                      rt__rank_text(rank, (char[16]){0}, 16), n, n == 1 ? "" : "es");
     *size = win->peers[rank].size;
     *disp_unit = win->peers[rank].disp_unit;
     *(void **)baseptr = (char *)win->shm + win->shm_off[rank];

@@ -41,6 +41,10 @@ bad "p['buf']['entries'] = 'count'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': entries and filled apply to '*'-long arrays"
 bad "p['buf']['not_null'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': not_null applies to IN handles"
+bad "p['comm']['requires'] = 'shared'" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'comm': requires applies to IN handles"
+bad "p['dest']['requires'] = 'cartesian'" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest': requires applies to IN handles"
 bad_const "c['MPI_ERR_OTHER']['standrd_class'] = 'MPI_ERR_OTHER'" \
     "spec error: constants.json: MPI_ERR_OTHER: unknown field standrd_class"
 bad_const "del c['MPIX_ERR_REVOKED']['standard_class']" \
