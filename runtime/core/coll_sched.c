@@ -2,6 +2,7 @@
  * made of, run by the progress engine (blocking, nonblocking and persistent collectives). */
 #include "coll.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 enum { ST_SEND, ST_RECV, ST_REDUCE, ST_COPY, ST_CALL };
@@ -144,7 +145,9 @@ void *rt__sched_buffer(rt__sched *s, rt_count count, rt_type *type)
     if (!b)
         return NULL;
     s->bufs[s->nbufs++] = b;
-    return b - type->true_lb;
+    /* in integers: for a type of absolute addresses (MPI_BOTTOM) true_lb is an address, and
+     * b - true_lb wraps around, which pointer arithmetic may not do */
+    return (void *)((uintptr_t)b - (uintptr_t)type->true_lb);
 }
 
 /* Schedules are recycled: a few finished ones keep their arrays for the next collective. */

@@ -162,6 +162,14 @@ int rt__lay_finish(struct rt__layout *l)
     return 0;
 }
 
+/* base + off, in integers: base may be MPI_BOTTOM (NULL) with absolute offsets, or a scratch
+ * buffer shifted down by a type's absolute true lower bound (rt__sched_buffer), whose pointer
+ * arithmetic would wrap around the address space. */
+static inline char *at(const void *base, rt_aint off)
+{
+    return (char *)((uintptr_t)base + (uintptr_t)off);
+}
+
 /* count runs of len bytes, `sstride` bytes apart at s, to `dstride` apart at d; the common
  * small sizes are constant-size copies the compiler inlines (a strided vector of doubles is
  * runs of 8 bytes). */
@@ -180,12 +188,12 @@ static void copy_runs(char *d, rt_aint dstride, const char *s, rt_aint sstride, 
 char *rt__lay_pack(const struct rt__layout *l, const char *base, char *out)
 {
     if (l->dense) {
-        memcpy(out, base + l->dlo, (size_t)l->size);
+        memcpy(out, at(base, l->dlo), (size_t)l->size);
         return out + l->size;
     }
     for (int i = 0; i < l->nitems; i++) {
         const struct rt__item *x = &l->items[i];
-        const char *p = base + x->off;
+        const char *p = at(base, x->off);
         if (!x->sub) {
             copy_runs(out, x->len, p, x->stride, x->count, x->len);
             out += x->count * x->len;
@@ -204,14 +212,14 @@ void rt__lay_unpack(const struct rt__layout *l, char *base, const char **in, rt_
 {
     if (l->dense) {
         rt_count n = l->size < *left ? l->size : *left;
-        memcpy(base + l->dlo, *in, (size_t)n);
+        memcpy(at(base, l->dlo), *in, (size_t)n);
         *in += n;
         *left -= n;
         return;
     }
     for (int i = 0; i < l->nitems && *left > 0; i++) {
         const struct rt__item *x = &l->items[i];
-        char *p = base + x->off;
+        char *p = at(base, x->off);
         if (!x->sub) {
             rt_count whole = *left / x->len < x->count ? *left / x->len : x->count;
             copy_runs(p, x->stride, *in, x->len, whole, x->len);
@@ -242,7 +250,7 @@ static void part(const struct rt__layout *l, char *base, rt_count *skip, rt_coun
             continue;
         }
         if (flat && x->sub) { /* dense copies that touch: one run of total bytes */
-            char *p = base + x->off + x->sub->dlo + *skip;
+            char *p = at(base, x->off + x->sub->dlo + *skip);
             rt_count n = total - *skip < *len ? total - *skip : *len;
             memcpy(to_stream ? *buf : p, to_stream ? p : *buf, (size_t)n);
             *buf += n, *len -= n, *skip = 0;
@@ -250,7 +258,7 @@ static void part(const struct rt__layout *l, char *base, rt_count *skip, rt_coun
         }
         rt_count k = *skip / x->len;
         *skip -= k * x->len;
-        char *p = base + x->off + k * x->stride;
+        char *p = at(base, x->off + k * x->stride);
         if (!flat) { /* copies of a sub-layout: the first may start inside */
             for (; k < x->count && *len > 0; k++, p += x->stride)
                 part(x->sub, p, skip, len, buf, to_stream);

@@ -32,6 +32,8 @@ static void emit(struct mx_job *job, struct mx_rank *r, int stream, struct mx_bu
     size_t done = 0;
     char *nl;
 
+    if (!b->len) /* nothing to relay; b->p may be NULL (a rank that never wrote) */
+        return;
     if (!job->opt.tag) {
         for (size_t i = b->len; i > 0; i--) {
             if (b->p[i - 1] == '\n') {

@@ -2,6 +2,10 @@
 # compilers and mpiexec with its bin/ first on PATH, and with MPI_HOME naming an installed tree,
 # and finds Switchyard's three Fortran interfaces, mpif.h, `use mpi` and `use mpi_f08` (MPI_Fortran_HAVE_*).
 . tests/sh/buildsys_common.sh
+# make check-sanitize's SWITCHYARD_WRAPPER_FLAGS (the sanitizer flags) stays out: CMake's FindMPI keeps only
+# -L/-l/-Wl words of the wrappers' link flags, so its programs would be compiled instrumented and
+# linked without the sanitizer runtime. The wrappers are tested as installed; run2 preloads the runtime.
+unset SWITCHYARD_WRAPPER_FLAGS
 command -v cmake >/dev/null || skip "cmake is not installed (tools/deps.sh installs it)"
 # configure DIR ROOT ARGS...: configures the project in DIR and checks that FindMPI's picks
 # (MPIEXEC_EXECUTABLE, MPI_<lang>_COMPILER) all live in ROOT/bin.

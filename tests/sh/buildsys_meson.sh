@@ -1,6 +1,10 @@
 # buildsys_meson.sh — Meson's dependency('mpi') for C and C++ picks Switchyard: by pkg-config with
 # PKG_CONFIG_PATH naming its lib/pkgconfig (the default method), or by config tool with its bin/ first on PATH.
 . tests/sh/buildsys_common.sh
+# make check-sanitize's SWITCHYARD_WRAPPER_FLAGS (the sanitizer flags) stays out: Meson keeps only
+# -L/-l/-Wl words of the wrappers' link flags, so its programs would be compiled instrumented and
+# linked without the sanitizer runtime. The wrappers are tested as installed; run2 preloads the runtime.
+unset SWITCHYARD_WRAPPER_FLAGS
 command -v meson >/dev/null || skip "meson is not installed (tools/deps.sh installs it)"
 command -v ninja >/dev/null || skip "ninja is not installed (tools/deps.sh installs ninja-build)"
 # setup DIR METHOD WANT: configures with -Dmpi_method=METHOD, checks that MPI for c and cpp was

@@ -4,6 +4,8 @@
 start() { # start mpiexec in the background ($mp); wait until all $1 ranks are ready
     local n=$1 i=0
     shift
+    : >"$TMP/out" # emptied here: the job's own redirection may come after our first look, which
+    # would then count the previous job's ready lines and signal this mpiexec before it is set up
     "$@" "$MPIEXEC" -n "$n" "$P" sleep >"$TMP/out" 2>"$TMP/err" &
     mp=$!
     while [ "$(grep -c '^ready' "$TMP/out")" != "$n" ]; do

@@ -20,8 +20,15 @@ done
 s=$("$B/bin/mpicc" -compile_info); case $s in *"-I$B/include"*) ;; *) fail "mpicc -compile_info: $s" ;; esac
 case $s in *-lmpi*) fail "mpicc -compile_info links: $s" ;; esac
 s=$("$B/bin/mpicc" -link_info); case $s in *"-lmpi"*) ;; *) fail "mpicc -link_info: $s" ;; esac
-s=$("$B/bin/mpicc" --showme:compile); [ "$s" = "-I$B/include" ] || fail "mpicc --showme:compile: $s"
-s=$("$B/bin/mpicc" --showme:link); case $s in "-L$B/lib "*"-lmpi") ;; *) fail "mpicc --showme:link: $s" ;; esac
+# SWITCHYARD_WRAPPER_FLAGS (make check-sanitize sets it) comes last in both flag lists
+x=$(echo ${SWITCHYARD_WRAPPER_FLAGS:-}); x=${x:+ $x}
+s=$("$B/bin/mpicc" --showme:compile); [ "$s" = "-I$B/include$x" ] || fail "mpicc --showme:compile: $s"
+s=$("$B/bin/mpicc" --showme:link); case $s in "-L$B/lib "*"-lmpi$x") ;; *) fail "mpicc --showme:link: $s" ;; esac
+s=$(SWITCHYARD_WRAPPER_FLAGS="-DSY_A  -DSY_B" "$B/bin/mpicc" --showme:compile)
+[ "$s" = "-I$B/include -DSY_A -DSY_B" ] || fail "mpicc --showme:compile with SWITCHYARD_WRAPPER_FLAGS: $s"
+s=$(SWITCHYARD_WRAPPER_FLAGS=-DSY_A "$B/bin/mpicc" -show -o x x.c); case $s in *" -DSY_A "*"x.c "*"-lmpi -DSY_A") ;;
+*) fail "mpicc -show with SWITCHYARD_WRAPPER_FLAGS: $s" ;; esac
+s=$(SWITCHYARD_WRAPPER_FLAGS= "$B/bin/mpicc" --showme:compile); [ "$s" = "-I$B/include" ] || fail "mpicc --showme:compile: $s"
 s=$("$B/bin/mpicc" --showme -c x.c); case $s in *-lmpi*) fail "mpicc --showme -c links: $s" ;; esac
 "$B/bin/mpifort" --showme:version | grep -q "Switchyard" || fail "mpifort --showme:version"
 s=$("$B/bin/mpicc" -v 2>&1); case $s in *"Switchyard "*" wrapper for gcc"*"gcc version"*) ;; *) fail "mpicc -v: $s" ;; esac
