@@ -42,6 +42,7 @@ struct tcp_out {
 struct tcp_peer {
     int out_fd;                 /* ours to it; -1 until the first frame */
     int connecting;             /* connect() in progress */
+    int polling_out;            /* its epoll entry asks for EPOLLOUT */
     struct tcp_out *q, *q_last; /* frames not fully written */
     int pid;                    /* on our node: its process id (0: not fetched yet) */
     int gone;                   /* found gone by the liveness check: progress reports it */

@@ -60,6 +60,7 @@ int tcp_connect(int dst)
     p->out_fd = fd;
     p->connecting = 1; /* writable once connected: tcp_progress clears this */
     ev = (struct epoll_event){ .events = EPOLLOUT, .data.u64 = (uint64_t)dst << 1 | 1 };
+    p->polling_out = 1;
     epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, fd, &ev);
     hello.b = (uint64_t)tcp_g.env->world_rank;
     struct tcp_out *o = calloc(1, sizeof *o);

@@ -85,8 +85,8 @@ int tcp_init(const rt_tp_env *env)
     tcp_g.listen_fd = tcp_g.epfd = -1;
     tcp_g.env = env;
     tcp_g.forced = force && strcmp(force, "tcp") == 0;
-    for (r = 0; r < env->world_size && !need; r++)
-        need = r != env->world_rank && (tcp_g.forced || (env->node_of && env->node_of[r] != env->node_of[0]));
+    for (r = 0; r < env->world_size && !need; r++) /* alike everywhere: some rank is elsewhere */
+        need = wanted(env, r);
     if (!need)
         return 0;
     tp_pool_init(&tcp_g.sends, sizeof(struct tcp_send));

@@ -11,12 +11,16 @@
 
 #include "rt_consts.h"
 
-/* Asks epoll for writability of dst's connection while frames wait, not otherwise. */
+/* Asks epoll for writability of dst's connection while frames wait, not otherwise (one
+ * epoll_ctl per change, not per write). */
 static void want_write(int dst, int on)
 {
     struct tcp_peer *p = &tcp_g.peer[dst];
     struct epoll_event ev = { .events = on ? EPOLLOUT : 0, .data.u64 = (uint64_t)dst << 1 | 1 };
 
+    if (p->polling_out == on)
+        return;
+    p->polling_out = on;
     epoll_ctl(tcp_g.epfd, EPOLL_CTL_MOD, p->out_fd, &ev);
 }
 
