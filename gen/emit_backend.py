@@ -189,13 +189,25 @@ def _request_effect(proc, params, names, b):
         b['post'].append('if (rc_ == 0 && afb_preq_any()) afb_preq_forget(preq_);')
         return
     # 'complete': the requests the call reports complete (a flag, an index, a list of indices, or
-    # all of them); with MPI_ERR_IN_STATUS, those whose status is not MPI_ERR_PENDING
+    # all of them). A request completed with an error is complete too: the error of one request
+    # (MPI_Wait, MPI_Test, MPI_Waitany, MPI_Testany) comes back as the call's, so a flag or an index
+    # the call set counts whatever it returns (the shim clears them first: a call refused before
+    # it looked at its requests sets neither); MPI_Wait of a recorded request completes it
+    # whatever it returns. With MPI_ERR_IN_STATUS, those whose status is not MPI_ERR_PENDING.
     flag = next((p.name for p in params if p.kind.cls == 'logical' and p.dir == 'out'), None)
     index = next((p for p in params if p.kind.name == 'INDEX' and p.dir == 'out'), None)
     outcount = next((p.name for p in params if p.kind.name == 'ARRAY_LENGTH' and p.dir == 'out'), None)
     sts = next((p.name for p in params if p.kind.cls == 'status' and p.is_array), None)
-    ok = '(rc_ == 0 || afb_error_code_out(rc_) == MPI_ERR_IN_STATUS)' if req.is_array else 'rc_ == 0'
-    cond = ['afb_preq_any()', ok] + (['%s && *%s' % (flag, flag)] if flag else [])
+    one = index is not None and not index.is_array
+    if flag:
+        b['pre'].append('if (%s) *%s = 0;' % (flag, flag))
+    if one:
+        b['pre'].append('if (%s) *%s = -1;' % (index.name, index.name))
+    if req.is_array and not one:
+        ok = ['(rc_ == 0 || afb_error_code_out(rc_) == MPI_ERR_IN_STATUS)']
+    else:
+        ok = []
+    cond = ['afb_preq_any()'] + ok + (['%s && *%s' % (flag, flag)] if flag else [])
     if index is not None and index.is_array:
         if not outcount:
             raise ValueError('%s: indices of completed requests without their count' % proc.name)
