@@ -3,7 +3,8 @@
 # bench/attr.c) against Switchyard, Debian MPICH and Debian Open MPI, runs each on 2 ranks of
 # this node (coll: 2 and 4; attr: 1) with its own launcher, and prints side-by-side tables with
 # ratios (bench/report.py) and PNG plots. bench/shim.c is built once with mpicc_abi and run on
-# MPICH through the shim, beside MPICH itself and beside the same binary on Switchyard.
+# MPICH and on Open MPI through the shim, beside each of them built natively and beside the
+# same binary on Switchyard.
 # Every figure is measured REPEAT times (default 5), the implementations alternating
 # (switchyard, mpich, openmpi, switchyard, ...) so that a machine's slow spell hits them all;
 # run r of implementation I goes to OUT/<bench>.<I>.<r>.txt and the report gives the median
@@ -20,19 +21,24 @@ out=$B/bench
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 for bench in ${BENCHES:-p2p types coll attr shim}; do
-    if [ $bench = shim ]; then # one standard-ABI binary on MPICH through the shim vs MPICH itself
+    if [ $bench = shim ]; then # one standard-ABI binary through the shim vs each MPI built natively
         "$B/bin/mpicc_abi" -O2 -o "$out/shim_abi" bench/shim.c
         mpicc.mpich -O2 -o "$out/shim_mpich" bench/shim.c
-        rm -f "$out"/shim.*.txt
+        mpicc.openmpi -O2 -o "$out/shim_openmpi" bench/shim.c
+        rm -f "$out"/shim.*.txt "$out"/shim_openmpi.*.txt
         r=1
         while [ $r -le $REPEAT ]; do
             SWITCHYARD_ABI_BACKEND=mpich "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.shim_on_mpich.$r.txt"
             "$B/bin/mpiexec" -n 2 "$out/shim_mpich" > "$out/shim.mpich.$r.txt"
+            mpirun.openmpi --oversubscribe -n 2 -x SWITCHYARD_ABI_BACKEND=openmpi "$out/shim_abi" \
+                > "$out/shim_openmpi.shim_on_openmpi.$r.txt"
+            mpirun.openmpi --oversubscribe -n 2 "$out/shim_openmpi" > "$out/shim_openmpi.openmpi.$r.txt"
             "$B/bin/mpiexec" -n 2 "$out/shim_abi" > "$out/shim.abi_on_switchyard.$r.txt"
             r=$((r + 1))
         done
-        echo "== shim, $REPEAT runs (ratio shim_on_mpich/mpich - 1 is the shim's cost)"
+        echo "== shim, $REPEAT runs (ratio shim_on_X/X - 1 is the shim's cost on X)"
         python3 bench/report.py "$out" shim shim_on_mpich mpich abi_on_switchyard
+        python3 bench/report.py "$out" shim_openmpi shim_on_openmpi openmpi
         continue
     fi
     if [ $bench = footprint ]; then # start-up and memory: one job per rank count and run
