@@ -102,6 +102,15 @@ def body(proc, large, face):
             committed.add(d.name)
             pre.append('if (%s(rc_ = rt_type_commit_check(%s, FN, "%s", a_%s))) goto out;'
                        % (''.join(x + ' && ' for x in guard), errobj, d.name, d.name))
+    # a datatype the spec says must be committed though no buffer's `elements` names it (an
+    # RMA target's), under its own significance
+    for p in params:
+        if p.committed and p.name not in committed:
+            committed.add(p.name)
+            guard = guards(p)
+            role_used = role_used or any('role_' in x for x in guard)
+            pre.append('if (%s(rc_ = rt_type_commit_check(%s, FN, "%s", a_%s))) goto out;'
+                       % (''.join(x + ' && ' for x in guard), errobj, p.name, p.name))
     if role_used:
         decls.append('int role_ = 0;')
         pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_%s);' % root.name)
@@ -336,6 +345,8 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
     if (p.dir == 'out' or p.dir == 'inout') and not p.optional:
         pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
                    % (n, errobj, n))
+        if p.dir == 'inout' and k.check in ('nonneg', 'positive'):  # the value given (a pack position)
+            _checks(proc, F, p, names, pre, errobj, '(*%s)' % n)
     if not m and face_t.replace('MPI_Aint', 'rt_aint').replace('MPI_Count', 'rt_count').replace('MPI_Offset', 'rt_offset') == rt_t:
         args.append(n)
         return
@@ -366,7 +377,7 @@ def _map_out(F, m, expr):
 
 def _checks(proc, F, p, names, pre, errobj, a):
     k, n = p.kind, p.name
-    ecls = 'RT_ERR_COUNT' if k.cls == 'count' else 'RT_ERR_ARG'
+    ecls = rt_name(k.error_class) if k.error_class else 'RT_ERR_COUNT' if k.cls == 'count' else 'RT_ERR_ARG'
     if k.check == 'nonneg':
         pre.append('if (%s < 0) { rc_ = rt_raise(%s, %s, FN, "invalid argument \'%s\' = %%lld: must be >= 0", (long long)%s); goto out; }'
                    % (a, errobj, ecls, n, a))

@@ -84,8 +84,9 @@ def _coverable(q):
 
 
 def _scalar_rule(data, q):
-    """The entry of spec/bad_input.json's scalar_checks that applies to scalar IN parameter q, or None."""
-    if q.dir != 'in' or q.is_array:
+    """The entry of spec/bad_input.json's scalar_checks that applies to scalar IN parameter q (or
+    INOUT one given by pointer, e.g. a pack position: the value it points to), or None."""
+    if q.dir not in ('in', 'inout') or q.is_array or (q.dir == 'inout' and q.pointer is False):
         return None
     for r in data['scalar_checks']:
         if r.get('check') != q.kind.check or r.get('kind_class', q.kind.cls) != q.kind.cls \
@@ -183,6 +184,10 @@ def cases(spec, data):
             names = {q.name: q for q in params}
             typed = []
             for q in params:
+                if q.committed and q not in typed:  # a datatype that must be committed by itself
+                    typed.append(q)
+                    out.append(_case(spec, data, name, large, params, q, 'uncommitted', elements['datatype'],
+                                     'bh_bad_uncommitted(v)'))
                 if not q.elements:
                     continue
                 out.append(_case(spec, data, name, large, params, q, 'buffer', elements['buffer'], 'NULL'))

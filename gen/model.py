@@ -27,7 +27,7 @@ ACCEPTS = {'rank': [set(), {'MPI_PROC_NULL'}, {'MPI_ANY_SOURCE', 'MPI_PROC_NULL'
 ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
-              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'c', 'fortran'}
+              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'c', 'fortran'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -57,6 +57,9 @@ class Kind:
     handle: Optional[str] = None
     map: Optional[str] = None    # rank | tag | undefined | error_code | enum:CAT | bits:CAT
     check: Optional[str] = None
+    # the MPI error class a value failing `check` gives (MPI_ERR_DISP for an RMA target
+    # displacement); None: MPI_ERR_COUNT for a count, else MPI_ERR_ARG
+    error_class: Optional[str] = None
 
     @property
     def poly(self):
@@ -100,6 +103,9 @@ class Param:
     # an IN handle whose object the call needs to be of a sort (REQUIRES): the bad-input
     # matrix gives such a parameter a default object of that sort
     requires: Optional[str] = None
+    # an IN datatype the call must be given committed though no `elements` names it (it
+    # describes memory elsewhere, e.g. an RMA target's: MPI-5.0 5.1.9)
+    committed: bool = False
     # a '*'-long array the caller sizes by this scalar IN parameter, of which the OUT parameter
     # `filled` (None: all `entries`) tells how many elements the call wrote
     entries: Optional[str] = None
@@ -264,6 +270,8 @@ def _params(raw, kinds, where):
         if 'requires' in p and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'length' in p
                                 or p['requires'] not in REQUIRES.get(kinds[kname].handle, ())):
             raise SpecError('%s: parameter %r: requires applies to IN handles: %r' % (where, p.get('name'), REQUIRES))
+        if p.get('committed') and (kname != 'DATATYPE' or p['dir'] != 'in' or 'length' in p):
+            raise SpecError('%s: parameter %r: committed applies to scalar IN datatypes' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
             raise SpecError('%s: parameter %r: not_null applies to IN handles without null_handle' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
@@ -275,6 +283,7 @@ def _params(raw, kinds, where):
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), not_null=p.get('not_null', False),
                          rank_of=p.get('rank_of'), distinct=p.get('distinct', False), requires=p.get('requires'),
+                         committed=p.get('committed', False),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 
@@ -320,12 +329,15 @@ def load(spec_dir):
             raise SpecError('%s: unknown class %r' % (where, k.get('class')))
         if k.get('check') not in CHECKS:
             raise SpecError('%s: unknown check %r' % (where, k.get('check')))
+        if 'error_class' in k and (not k.get('check') or not str(k['error_class']).startswith('MPI_ERR_')):
+            raise SpecError('%s: error_class applies to a kind with a check and names an MPI_ERR_ class' % where)
         if k['class'] == 'handle' and k.get('handle') not in HANDLE_CLASSES:
             raise SpecError('%s: unknown handle class %r' % (where, k.get('handle')))
         if 'c' not in k:
             raise SpecError('%s: missing C type' % where)
         kinds[name] = Kind(name=name, c=k['c'], c_large=k.get('c_large'), fortran=k.get('fortran'), cls=k['class'],
-                           handle=k.get('handle'), map=k.get('map'), check=k.get('check'))
+                           handle=k.get('handle'), map=k.get('map'), check=k.get('check'),
+                           error_class=k.get('error_class'))
     kinds['NOTHING'] = Kind('NOTHING', 'void', None, None, 'int')
 
     procedures = []
@@ -410,6 +422,10 @@ def load(spec_dir):
         constants.append(c)
     _check_standard_classes(constants)
     _check_collisions(constants)
+    classes = {c.name for c in constants if c.category == 'ERROR_CLASSES'}
+    for k in kinds.values():
+        if k.error_class and k.error_class not in classes:
+            raise SpecError('kinds.json: %s: error_class %r is no error class' % (k.name, k.error_class))
     spec = Spec(kinds, procedures, callbacks, predefined, constants)
     spec._by_name = names
     return spec

@@ -4,7 +4,7 @@
 . tests/sh/lib.sh
 # refused FILE PY-EXPRESSION WANT: edit FILE of a copy of the spec with PY-EXPRESSION (recs: its
 # records; r, p: MPI_Send's record and its params by name in pt2pt.json; c: the constants by
-# name), generate, and expect failure with WANT in the message
+# name; k: the kinds by name), generate, and expect failure with WANT in the message
 refused() {
     rm -rf "$TMP/spec" && cp -a spec "$TMP/spec"
     python3 - "$TMP/spec/$1" "$2" <<'EOF' || fail "could not edit the spec copy: $2"
@@ -14,6 +14,8 @@ recs = json.load(open(path))
 if path.endswith('pt2pt.json'):
     r = next(x for x in recs if x['name'] == 'MPI_Send')
     p = {q['name']: q for q in r['params']}
+elif path.endswith('kinds.json'):
+    k = recs
 else:
     c = {x['name']: x for x in recs}
 exec(edit)
@@ -25,6 +27,7 @@ EOF
 }
 bad() { refused procedures/pt2pt.json "$@"; }
 bad_const() { refused constants.json "$@"; }
+bad_kind() { refused kinds.json "$@"; }
 bad "p['dest']['acepts'] = ['MPI_PROC_NULL']" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest' has unknown field 'acepts'"
 bad "r['colective'] = True" "spec error: procedures/pt2pt.json: MPI_Send: unknown field 'colective'"
@@ -45,6 +48,12 @@ bad "p['comm']['requires'] = 'shared'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'comm': requires applies to IN handles"
 bad "p['dest']['requires'] = 'cartesian'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest': requires applies to IN handles"
+bad "p['count']['committed'] = True" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'count': committed applies to scalar IN datatypes"
+bad_kind "k['RMA_DISPLACEMENT_NNI']['error_class'] = 'MPI_ERR_DISPP'" \
+    "spec error: kinds.json: RMA_DISPLACEMENT_NNI: error_class 'MPI_ERR_DISPP' is no error class"
+bad_kind "del k['RMA_DISPLACEMENT_NNI']['check']" \
+    "spec error: kinds.json: RMA_DISPLACEMENT_NNI: error_class applies to a kind with a check"
 bad_const "c['MPI_ERR_OTHER']['standrd_class'] = 'MPI_ERR_OTHER'" \
     "spec error: constants.json: MPI_ERR_OTHER: unknown field standrd_class"
 bad_const "del c['MPIX_ERR_REVOKED']['standard_class']" \
@@ -67,7 +76,16 @@ fn Info_get_nkeys info | grep -q 'cf_info_in(NULL, FN, "info", info, 0,' || fail
 fn Comm_set_info communicators | grep -q 'cf_info_in(.*"info", info, 1,' || fail "MPI_Comm_set_info must take MPI_INFO_NULL"
 # MPI_Comm_spawn's command is significant only at the root: others may pass NULL
 fn Comm_spawn dynamic | grep -q "if ((role_ & FS_ROLE_ROOT)) { if (!command)" || fail "MPI_Comm_spawn checks command at non-roots"
-echo "generated checks follow the spec's accepts, entries/filled, not_null and significant fields"
+# a kind's error_class (an RMA target displacement: MPI_ERR_DISP), a datatype's committed, an
+# INOUT position's check on the value it points to
+fn Put rma | grep -q 'if (a_target_disp < 0) { rc_ = rt_raise(.*RT_ERR_DISP, FN, "invalid argument .target_disp.' \
+    || fail "MPI_Put: target_disp not checked with RT_ERR_DISP"
+fn Put_c rma | grep -q 'rt_type_commit_check(.*"target_datatype", a_target_datatype)' \
+    || fail "MPI_Put_c: target_datatype's commit not checked"
+fn Pack_c datatypes | grep -q 'if ((\*position) < 0) { rc_ = rt_raise(.*RT_ERR_ARG, FN, "invalid argument .position.' \
+    || fail "MPI_Pack_c: position not checked"
+fn Type_indexed datatypes | grep -q 'displacements.* < 0' && fail "MPI_Type_indexed: negative displacements refused"
+echo "generated checks follow the spec's accepts, entries/filled, not_null, significant, committed and error_class fields"
 # MPIX error classes (spec: standard_class) reach a standard-ABI user as standard classes, from
 # the runtime (4101.. -> MPI_ERR_PROC_ABORTED 58, MPI_ERR_OTHER 16) and from MPICH (101..); the
 # MPICH face keeps them (4101 -> 101); the standard-ABI face takes error codes unchanged
