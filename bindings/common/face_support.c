@@ -170,10 +170,8 @@ int fs_coll_role(rt_comm *comm, int root)
     return me == root ? FS_ROLE_ROOT | FS_ROLE_MEMBER : FS_ROLE_MEMBER;
 }
 
-int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok)
+int fs_bad_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int any_ok)
 {
-    if ((any_ok && tag == RT_ANY_TAG) || (tag >= 0 && tag <= rt_tag_ub()))
-        return 0;
     return rt_raise(eo, RT_ERR_TAG, fn, "invalid tag '%s' = %d: must be in 0..%d%s", arg, shown, rt_tag_ub(),
                     any_ok ? " or MPI_ANY_TAG" : "");
 }

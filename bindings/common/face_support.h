@@ -45,8 +45,14 @@ int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, in
 #define FS_ROLE_MEMBER 2
 int fs_coll_role(rt_comm *comm, int root);
 
-/* Checks a tag argument; any_ok: MPI_ANY_TAG is allowed. */
-int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok);
+/* Checks a tag argument (inline: on every send and receive); any_ok: MPI_ANY_TAG is allowed. */
+int fs_bad_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int any_ok);
+static inline int fs_check_tag(rt_obj *eo, const char *fn, const char *arg, int shown, int tag, int any_ok)
+{
+    if (__builtin_expect((unsigned)tag <= (unsigned)RT_TAG_MAX, 1) || (any_ok && tag == RT_ANY_TAG))
+        return 0;
+    return fs_bad_tag(eo, fn, arg, shown, any_ok);
+}
 
 /* Checks an IN string argument s (may be NULL: not checked here) against the face's limit
  * max (the value of the face's constant `maxname`): at most max - 1 characters, so that it

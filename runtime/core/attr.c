@@ -2,10 +2,10 @@
  * predefined attributes (MPI_TAG_UB, MPI_HOST, ...), and MPI_COMM_SELF's at finalize. */
 #include "rt_internal.h"
 
-/* The largest usable tag: 2^30 - 1 (leaves room for internal tags). */
+/* The largest usable tag (rt.h). */
 int rt__tag_ub(void)
 {
-    return (1 << 30) - 1;
+    return RT_TAG_MAX;
 }
 
 /* See rt.h: the largest usable tag, for the faces (the MPI_TAG_UB attribute's value). */

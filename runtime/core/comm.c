@@ -81,16 +81,16 @@ int rt__comm_check(const rt_comm *comm, const char *fn)
                     comm ? "" : " (MPI_COMM_NULL)");
 }
 
-/* Local group size of comm, -1 if comm is not a live communicator. */
+/* Local group size of comm (one a face decoded: not checked again), -1 for NULL. */
 int rt_comm_size_of(const rt_comm *comm)
 {
-    return rt_obj_is(comm, RT_CLASS_COMM) ? comm->size : -1;
+    return comm ? comm->size : -1;
 }
 
-/* Remote group size of comm (0: intra-communicator), -1 if comm is not live. */
+/* Remote group size of comm (0: intra-communicator), -1 for NULL. */
 int rt_comm_remote_size_of(const rt_comm *comm)
 {
-    return rt_obj_is(comm, RT_CLASS_COMM) ? comm->remote_size : -1;
+    return comm ? comm->remote_size : -1;
 }
 
 /* MPI_Comm_size: *size = local group size (the face checked comm and size). */

@@ -43,6 +43,12 @@ void rt__progress_thread_start(void);
 void rt__progress_thread_stop(void);
 void rt__async_busy(int busy);
 
+/* A standard send of contiguous data that its transport copies at once (an eager message,
+ * no send waiting for room before it, not to this process), done now: returns the one shared
+ * complete send request, retained (MPI_Wait and MPI_Request_free release it like any other),
+ * or NULL when nothing was sent and the send must go the general way (rt__send_start). Saves
+ * making, registering and freeing a request per message, as MPICH's lightweight requests do. */
+rt_request *rt__send_now(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm);
 /* Starts active send request r (its fields set). Returns RT_SUCCESS or an error class
  * (nothing raised). */
 int rt__send_start(rt_request *r);

@@ -31,6 +31,9 @@ static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *
                   rt_comm *comm, rt_request **request, const char *fn)
 {
     int err;
+    if (kind == RT__REQ_SEND && mode != RT__MODE_SYNC && mode != RT__MODE_BUFFERED &&
+        (*request = rt__send_now(buf, count, type, peer, tag, comm)) != NULL)
+        return RT_SUCCESS;
     rt_request *r = make(kind, mode, buf, count, type, peer, tag, comm, fn, &err);
     if (!r)
         return err;
@@ -51,7 +54,8 @@ static int blocking(int kind, int mode, const void *buf, rt_count count, rt_type
     int err = istart(kind, mode, buf, count, type, peer, tag, comm, &r, fn);
     if (err)
         return err;
-    r->blocking = 1;
+    if (kind == RT__REQ_RECV) /* it only changes a receive's error; a send may be rt__send_now's */
+        r->blocking = 1;
     return rt__request_wait(&r, status, fn);
 }
 

@@ -28,6 +28,7 @@ static struct {
     const rt_tp_ops *polled[2];             /* those that reach a peer: progress and wait */
     int npolled;
     rt_tp_env env;
+    rt_request *sent;                       /* the complete send request of rt__send_now */
 } E;
 
 /* ------------------------------------------------------------ queues */
@@ -389,6 +390,28 @@ static int try_send(rt_request *r)
     return rc;
 }
 
+rt_request *rt__send_now(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm)
+{
+    if (E.pending || peer == RT_PROC_NULL || !type->committed || !rt__type_contig(type))
+        return NULL;
+    int dst = rt__comm_world_rank(comm, peer);
+    const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
+    size_t n = (size_t)(count * type->size);
+    if (!tp || n > tp->eager_max || (n && !buf))
+        return NULL;
+    if (!E.sent) { /* made once: complete, holding no communicator or datatype */
+        if (!(E.sent = rt__request_new(RT__REQ_SEND, NULL, NULL)))
+            return NULL;
+        E.sent->complete = 1;
+        E.sent->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
+    }
+    rt_msg_hdr h = {.ctx = comm->ctx, .src = comm->rank, .tag = tag, .len = (int64_t)n};
+    if (tp->send(dst, &h, buf, n, NULL) != 0)
+        return NULL; /* nothing was sent */
+    rt__obj_retain(&E.sent->obj);
+    return E.sent;
+}
+
 int rt__send_start(rt_request *r)
 {
     r->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
@@ -648,6 +671,10 @@ void rt__p2p_finalize(void)
     E.unexp_tail = NULL;
     while (umsg_nspares > 0)
         free(umsg_spares[--umsg_nspares]);
+    if (E.sent) { /* users' handles to it are invalid after MPI_Finalize */
+        rt__obj_release(&E.sent->obj);
+        E.sent = NULL;
+    }
     free(E.tp_of);
     free(E.node_of);
     free(E.failed);

@@ -238,10 +238,12 @@ int rt_coll_refused(rt_comm *comm, int err, const char *fn);
 /* The class of any runtime error code (predefined, user-defined or instance). */
 int rt_error_class_of(int code);
 
-/* The largest tag (the MPI_TAG_UB attribute). */
+/* The largest tag (the MPI_TAG_UB attribute): 2^30 - 1 leaves room for internal tags. */
+#define RT_TAG_MAX ((1 << 30) - 1)
 int rt_tag_ub(void);
 
-/* Size of comm's local group, for the faces' rank checks; -1 if comm is not usable. */
+/* Size of comm's local group, for the faces' rank checks on a communicator they decoded
+ * (the hot path checks once: comm is not validated again); -1 for NULL. */
 int rt_comm_size_of(const rt_comm *comm);
 int rt_comm_remote_size_of(const rt_comm *comm); /* 0 for intra-communicators */
 int rt_win_size_of(const rt_win *win);          /* its group's size, -1 if win is not live */
