@@ -81,7 +81,7 @@ example: deps
 bench: deps
 	@$(MAKE) --no-print-directory libs
 	@command -v gnuplot >/dev/null || apt-get install -y -qq gnuplot-nox >/dev/null
-	BUILD=$(BUILD) sh bench/run.sh
+	BUILD=$(BUILD) OSU=$(OSU) IMB=$(IMB) sh bench/run.sh
 
 clean:
 	rm -rf $(BUILD) build-san

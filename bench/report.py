@@ -78,6 +78,8 @@ def plot(out, name, impls, data):
     have = {m: [i for i in impls if any(m2 == m and v > 0 for (m2, _), v in data[i].items())]
             for m in metrics}
     metrics = [m for m in metrics if have[m]]
+    if not metrics:
+        return plot_bars(out, name, impls, data)
     for metric in metrics:
         for i in impls:
             with open(os.path.join(out, '%s.%s.dat' % (i, metric)), 'w') as f:
@@ -85,7 +87,7 @@ def plot(out, name, impls, data):
                     if m == metric:
                         f.write('%d %f\n' % (max(size, 1), v))
     png = os.path.join(out, name + '.png')
-    script = ['set terminal png size %d,500' % (600 * len(metrics)), 'set output "%s"' % png,
+    script = ['set terminal png noenhanced size %d,500' % (600 * len(metrics)), 'set output "%s"' % png,
               'set multiplot layout 1,%d' % len(metrics),
               'set logscale x 2', 'set logscale y', 'set xlabel "message size (bytes)"', 'set key left top',
               'set xtics ("1" 1, "32" 32, "1K" 1024, "32K" 32768, "1M" 1048576, "4M" 4194304)']
@@ -94,8 +96,40 @@ def plot(out, name, impls, data):
             '"%d" %d' % (n, n) for n in sorted({n for (_, n) in every}))]
     for metric in metrics:
         script.append('set title "%s"' % metric.replace('_', ' '))
+        script.append('set ylabel "%s"' % unit(metric))
         script.append('plot ' + ', '.join('"%s" with linespoints title "%s"' % (
             os.path.join(out, '%s.%s.dat' % (i, metric)), i) for i in have[metric]))
+    subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True, check=True)
+    print('plot: %s' % png)
+
+
+def unit(metric):
+    """The y axis label of a metric, from its name's suffix."""
+    for suffix, label in (('_us', 'microseconds'), ('_ns', 'nanoseconds'), ('_MBps', 'MB/s'),
+                          ('_Mps', 'million messages/s'), ('_mib', 'MiB'), ('_s', 'seconds')):
+        if metric.endswith(suffix):
+            return label
+    return metric
+
+
+def plot_bars(out, name, impls, data):
+    """Figures of one size each (e.g. bench/percall.c's ns per call): one group of bars per
+    metric, one bar per implementation, all metrics in one unit."""
+    keys = sorted(set().union(*data.values()))
+    if not keys:
+        print('nothing to plot')
+        return
+    dat = os.path.join(out, name + '.bars.dat')
+    with open(dat, 'w') as f:
+        for k in keys:
+            f.write('"%s" %s\n' % (k[0].replace('_', ' '), ' '.join(
+                '%f' % data[i][k] if k in data[i] else '?' for i in impls)))
+    png = os.path.join(out, name + '.png')
+    script = ['set terminal png noenhanced size %d,500' % max(600, 150 * len(keys)), 'set output "%s"' % png,
+              'set style data histograms', 'set style histogram clustered', 'set style fill solid 0.8',
+              'set boxwidth 0.9', 'set key left top', 'set yrange [0:*]', 'set title "%s"' % name.replace('_', ' '),
+              'set xlabel "call"', 'set ylabel "%s"' % unit(keys[0][0]),
+              'plot ' + ', '.join('"%s" using %d:xtic(1) title "%s"' % (dat, c + 2, i) for c, i in enumerate(impls))]
     subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True, check=True)
     print('plot: %s' % png)
 

@@ -14,13 +14,57 @@
 # (default "8 64 256"); it is not in the default list because Open MPI needs over a minute for
 # 256 ranks on 2 cores (about 10 minutes at REPEAT=5, 2 at REPEAT=1). BENCH_LOCK=FILE makes it
 # hold flock(FILE) around each implementation's batch of runs.
+# In the default list too: percall (bench/percall.c, bench/percall.f90: ns per MPI_Comm_rank,
+# MPI_Comm_size, MPI_Type_size and MPI_Wtime on one rank, on Switchyard's C, standard-ABI and
+# Fortran faces beside MPICH's and Open MPI's C and Fortran: three tables) and mbw_mr
+# (bench/mbw_mr.c: osu_mbw_mr's message rate, windows of 64, 8 B to 4 KiB, and every pair
+# ping-ponging at once, 0 to 256 B, on 1, 2 and 4 pairs: 2, 4 and 8 ranks, the last
+# oversubscribed on 2 cores). BENCHES=none runs none of these (with OSU or IMB).
+# OSU=DIR runs the OSU micro-benchmarks built by the user against each MPI: DIR/switchyard,
+# DIR/mpich and DIR/openmpi each hold (at any depth) the osu_* binaries built with that MPI's
+# compiler; OSU_TESTS (default osu_latency osu_bw osu_mbw_mr) picks them, each run once on
+# OSU_NP ranks (default 2) with OSU_ARGS (default none) and that MPI's launcher, its output
+# printed under a header (their own figures: not REPEATed, no ratios).
+# IMB=DIR does the same for DIR/<impl>/IMB-MPI1 with IMB_ARGS (default PingPong Sendrecv
+# Allreduce) on IMB_NP ranks (default 2).
 set -e
 B=${BUILD:-build}
 REPEAT=${REPEAT:-5}
 out=$B/bench
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-for bench in ${BENCHES:-p2p types coll attr shim}; do
+for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr}; do
+    [ $bench = none ] && continue
+    if [ $bench = percall ]; then # ns per call: each face of Switchyard vs MPICH and Open MPI
+        "$B/bin/mpicc" -O2 -o "$out/percall_switchyard" bench/percall.c
+        "$B/bin/mpicc_abi" -O2 -o "$out/percall_abi" bench/percall.c
+        "$B/bin/mpifort" -O2 -o "$out/percall_f_switchyard" bench/percall.f90
+        mpicc.mpich -O2 -o "$out/percall_mpich" bench/percall.c
+        mpifort.mpich -O2 -o "$out/percall_f_mpich" bench/percall.f90
+        mpicc.openmpi -O2 -o "$out/percall_openmpi" bench/percall.c
+        mpifort.openmpi -O2 -o "$out/percall_f_openmpi" bench/percall.f90
+        rm -f "$out"/percall.*.txt "$out"/percall_abi.*.txt "$out"/percall_fortran.*.txt
+        r=1
+        while [ $r -le $REPEAT ]; do
+            "$B/bin/mpiexec" -n 1 "$out/percall_switchyard" > "$out/percall.switchyard.$r.txt"
+            mpiexec.hydra -n 1 "$out/percall_mpich" > "$out/percall.mpich.$r.txt"
+            mpirun.openmpi -n 1 "$out/percall_openmpi" > "$out/percall.openmpi.$r.txt"
+            "$B/bin/mpiexec" -n 1 "$out/percall_abi" > "$out/percall_abi.switchyard_abi.$r.txt"
+            "$B/bin/mpiexec" -n 1 "$out/percall_f_switchyard" > "$out/percall_fortran.switchyard_f.$r.txt"
+            mpiexec.hydra -n 1 "$out/percall_f_mpich" > "$out/percall_fortran.mpich_f.$r.txt"
+            mpirun.openmpi -n 1 "$out/percall_f_openmpi" > "$out/percall_fortran.openmpi_f.$r.txt"
+            cp "$out/percall.mpich.$r.txt" "$out/percall_abi.mpich.$r.txt"
+            cp "$out/percall.openmpi.$r.txt" "$out/percall_abi.openmpi.$r.txt"
+            r=$((r + 1))
+        done
+        echo "== percall, $REPEAT runs: C face (mpicc) vs MPICH and Open MPI (C)"
+        python3 bench/report.py "$out" percall switchyard mpich openmpi
+        echo "== percall_abi: standard-ABI face (mpicc_abi, Switchyard's runtime) vs the same MPICH and Open MPI runs"
+        python3 bench/report.py "$out" percall_abi switchyard_abi mpich openmpi
+        echo "== percall_fortran: Fortran face (mpifort, use mpi) vs MPICH and Open MPI (Fortran)"
+        python3 bench/report.py "$out" percall_fortran switchyard_f mpich_f openmpi_f
+        continue
+    fi
     if [ $bench = shim ]; then # one standard-ABI binary through the shim vs each MPI built natively
         "$B/bin/mpicc_abi" -O2 -o "$out/shim_abi" bench/shim.c
         mpicc.mpich -O2 -o "$out/shim_mpich" bench/shim.c
@@ -67,6 +111,7 @@ for bench in ${BENCHES:-p2p types coll attr shim}; do
     ranks=2
     [ $bench = coll ] && ranks="2 4"
     [ $bench = attr ] && ranks=1
+    [ $bench = mbw_mr ] && ranks="2 4 8"
     rm -f "$out/$bench".*.txt
     r=1
     while [ $r -le $REPEAT ]; do
@@ -80,3 +125,32 @@ for bench in ${BENCHES:-p2p types coll attr shim}; do
     echo "== $bench, $REPEAT runs"
     python3 bench/report.py "$out" $bench switchyard mpich openmpi
 done
+
+# The user's own builds of the OSU micro-benchmarks and of the Intel MPI Benchmarks, if given.
+launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher
+    impl=$1
+    shift
+    case $impl in
+    switchyard) "$B/bin/mpiexec" "$@" ;;
+    mpich) mpiexec.hydra "$@" ;;
+    openmpi) mpirun.openmpi --oversubscribe "$@" ;;
+    esac
+}
+if [ -n "$OSU" ]; then
+    for t in ${OSU_TESTS:-osu_latency osu_bw osu_mbw_mr}; do
+        for impl in switchyard mpich openmpi; do
+            exe=$(find "$OSU/$impl" -name "$t" -type f -perm -u+x 2>/dev/null | sort | head -n 1)
+            echo "== OSU $t on $impl, ${OSU_NP:-2} ranks: ${exe:-no $OSU/$impl/.../$t}"
+            [ -n "$exe" ] || continue
+            launch $impl -n ${OSU_NP:-2} "$exe" $OSU_ARGS || echo "(exit status $?)"
+        done
+    done
+fi
+if [ -n "$IMB" ]; then
+    for impl in switchyard mpich openmpi; do
+        exe=$IMB/$impl/IMB-MPI1
+        echo "== IMB-MPI1 ${IMB_ARGS:-PingPong Sendrecv Allreduce} on $impl, ${IMB_NP:-2} ranks: $exe"
+        [ -x "$exe" ] || { echo "(not found)"; continue; }
+        launch $impl -n ${IMB_NP:-2} "$exe" ${IMB_ARGS:-PingPong Sendrecv Allreduce} || echo "(exit status $?)"
+    done
+fi

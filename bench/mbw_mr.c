@@ -1,0 +1,109 @@
+/* mbw_mr.c — multi-pair message rate as the OSU micro-benchmarks' osu_mbw_mr defines it, and
+ * multi-pair ping-pong latency (0 to 256 B), one source for every MPI, any even number of
+ * ranks: rank i pairs with rank i + np/2. Prints "NAME SIZE VALUE". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WINDOW 64
+#define ROUNDS 3 /* timed rounds per figure, after one warm-up round; the best is kept */
+
+/* Ranks 0..P-1 send, rank i + P receives from rank i (P = pairs). A round is iters windows:
+ * the sender posts WINDOW MPI_Isend of n bytes, the receiver WINDOW MPI_Irecv, both wait for
+ * all, then the receiver sends a 4-byte reply. Returns the aggregate rate (messages/s over all
+ * pairs): the sum of each sender's WINDOW * iters / time of its best round. */
+static double msgrate(int me, int pairs, char *buf, int n, int iters)
+{
+    MPI_Request rq[WINDOW];
+    int sender = me < pairs, peer = sender ? me + pairs : me - pairs;
+    double best = 1e30;
+    for (int r = 0; r <= ROUNDS; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < iters; i++) {
+            int reply = 0;
+            for (int w = 0; w < WINDOW; w++) {
+                if (sender)
+                    MPI_Isend(buf + (size_t)w * n, n, MPI_BYTE, peer, 100, MPI_COMM_WORLD, &rq[w]);
+                else
+                    MPI_Irecv(buf + (size_t)w * n, n, MPI_BYTE, peer, 100, MPI_COMM_WORLD, &rq[w]);
+            }
+            MPI_Waitall(WINDOW, rq, MPI_STATUSES_IGNORE);
+            if (sender)
+                MPI_Recv(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            else
+                MPI_Send(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD);
+        }
+        double t = MPI_Wtime() - t0;
+        if (r > 0 && t < best)
+            best = t;
+    }
+    double mine = sender ? (double)WINDOW * iters / best : 0, sum = 0;
+    MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    return sum;
+}
+
+/* Every pair ping-pongs n bytes iters times at once; returns the mean over the pairs of the
+ * one-way latency (half the round trip) of each pair's best round, in seconds. */
+static double latency(int me, int pairs, char *buf, int n, int iters)
+{
+    int first = me < pairs, peer = first ? me + pairs : me - pairs;
+    double best = 1e30;
+    for (int r = 0; r <= ROUNDS; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < iters; i++) {
+            if (first) {
+                MPI_Send(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
+                MPI_Recv(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
+            }
+        }
+        double t = (MPI_Wtime() - t0) / iters / 2;
+        if (r > 0 && t < best)
+            best = t;
+    }
+    double mine = first ? best : 0, sum = 0;
+    MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    return sum / pairs;
+}
+
+int main(int argc, char **argv)
+{
+    int me, np;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    int pairs = np / 2;
+    if (np % 2) {
+        if (me == 0)
+            fprintf(stderr, "mbw_mr: needs an even number of ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* oversubscribed (more ranks than cores): a message may wait for a time slice, so fewer
+     * iterations keep the run short */
+    int over = np > sysconf(_SC_NPROCESSORS_ONLN);
+    char *buf = malloc((size_t)WINDOW * 4096);
+    memset(buf, 1, (size_t)WINDOW * 4096);
+    char metric[64];
+    snprintf(metric, sizeof metric, "mr_%dpair%s_Mps", pairs, pairs > 1 ? "s" : "");
+    for (int n = 8; n <= 4096; n *= 8) {
+        double rate = msgrate(me, pairs, buf, n, over ? 40 : 400);
+        if (me == 0)
+            printf("%s %d %.4f\n", metric, n, rate / 1e6);
+    }
+    snprintf(metric, sizeof metric, "lat_%dpair%s_us", pairs, pairs > 1 ? "s" : "");
+    static const int lat_sizes[] = {0, 8, 64, 256};
+    for (int k = 0; k < 4; k++) {
+        double s = latency(me, pairs, buf, lat_sizes[k], over ? 100 : 5000);
+        if (me == 0)
+            printf("%s %d %.3f\n", metric, lat_sizes[k], s * 1e6);
+    }
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}
