@@ -350,8 +350,11 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
     if not m and face_t.replace('MPI_Aint', 'rt_aint').replace('MPI_Count', 'rt_count').replace('MPI_Offset', 'rt_offset') == rt_t:
         args.append(n)
         return
-    init = (_map_in(F, m, '*' + n) if m else '(%s)*%s' % (rt_t, n)) if p.dir == 'inout' else '0'
-    decls.append('%s %s = %s;' % (rt_t, a, init))
+    decls.append('%s %s = 0;' % (rt_t, a))
+    if p.dir == 'inout':  # the value given, read once the pointer is known not to be NULL
+        init = _map_in(F, m, '*' + n) if m else '(%s)*%s' % (rt_t, n)
+        read = '%s = %s;' % (a, init)
+        pre.append('if (%s) %s' % (n, read) if p.optional else read)
     args.append('&' + a)
     if m:
         post.append('*%s = %s;' % (n, _map_out(F, m, a)))

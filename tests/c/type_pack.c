@@ -57,6 +57,9 @@ int main(int argc, char **argv)
     CHECK_ERR(MPI_Pack(a, 1, MPI_INT, buf, 20, &pos, MPI_COMM_WORLD), MPI_ERR_ARG, NULL);
     pos = 0;
     CHECK_ERR(MPI_Pack(a, -1, MPI_INT, buf, 20, &pos, MPI_COMM_WORLD), MPI_ERR_COUNT, NULL);
+    /* no position at all: an error naming it, not a read through NULL */
+    CHECK_ERR(MPI_Pack(a, 1, MPI_INT, buf, 20, NULL, MPI_COMM_WORLD), MPI_ERR_ARG, "position");
+    CHECK_ERR(MPI_Unpack(buf, 20, NULL, b, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG, "position");
 
     /* a packed message between ranks, received as MPI_PACKED and as the typed layout */
     int peer_to = (me + 1) % np, peer_from = (me + np - 1) % np;
