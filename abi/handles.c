@@ -5,6 +5,13 @@
 
 #include "conv.h"
 
+/* This face's handles are objects' addresses: the runtime registers every object it makes,
+ * requests too, so that af_decode can tell any pointer from a live object (rt_obj_is). */
+__attribute__((constructor)) static void af_handles_init(void)
+{
+    rt_handles_are_addresses();
+}
+
 int af_decode(intptr_t h, int cls, rt_obj **out)
 {
     *out = NULL;

@@ -135,6 +135,21 @@ static void give_slot(struct rt__objtab *t, int32_t i)
     t->freel[t->nfree++] = i;
 }
 
+/* Whether requests go in the registry of live addresses (obj_registry.h): only when a face
+ * takes objects' addresses for handles (rt_handles_are_addresses); the runtime itself never
+ * asks whether a pointer is a request, and a request is made and freed per message. */
+static int register_requests;
+
+void rt_handles_are_addresses(void)
+{
+    register_requests = 1;
+}
+
+static int registered(int cls)
+{
+    return cls != RT_CLASS_REQUEST || register_requests;
+}
+
 /* New zeroed object of class cls, refs = 1, registered in its table (obj.index).
  * The caller owns the reference. NULL if out of memory or out of indices. */
 rt_obj *rt__obj_new(int cls)
@@ -152,13 +167,14 @@ rt_obj *rt__obj_new(int cls)
     } else if (!(o = calloc(1, class_size[cls]))) {
         return NULL;
     }
-    if (rt__objreg_add(o)) {
+    if (registered(cls) && rt__objreg_add(o)) {
         free(o);
         return NULL;
     }
     i = take_slot(t);
     if (i < 0) {
-        rt__objreg_remove(o);
+        if (registered(cls))
+            rt__objreg_remove(o);
         free(o);
         return NULL;
     }
@@ -190,7 +206,8 @@ void rt__obj_release(rt_obj *o)
     t = &rt__g.tab[o->cls];
     if (o->index < t->top && t->slot[o->index] == o)
         give_slot(t, o->index);
-    rt__objreg_remove(o);
+    if (registered(o->cls))
+        rt__objreg_remove(o);
     o->magic = 0;
     if (nspares[o->cls] < RT__SPARES)
         spares[o->cls][nspares[o->cls]++] = o;

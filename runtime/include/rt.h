@@ -149,6 +149,9 @@ rt_obj *rt_obj_lookup(int cls, int32_t index);
 /* 1 if p points at a live runtime object of class cls (p may be any non-NULL pointer
  * that a user passed as a handle: only the header is read). */
 int rt_obj_is(const void *p, int cls);
+/* Called once by a face whose handles are objects' addresses (the standard ABI's), before any
+ * object is made: rt_obj_is then knows requests too (without it, it answers 0 for them). */
+void rt_handles_are_addresses(void);
 
 /* ------------------------------------------------------------ lifecycle and errors */
 
