@@ -1,12 +1,13 @@
 # Emits the bad-input matrix (test bad_handles_matrix, tests/c/bad_handles_matrix.c): one case per
 # C function and bad argument (a handle, alone or in an array, or a rank, tag, count, dimension,
-# buffer or datatype the spec says is checked), the others valid defaults; run with its bad values.
+# buffer or datatype the spec says is checked, or a NULL output pointer), the others valid defaults.
 import json
 import os
 import re
 
 import cdecl
 import convert
+import model
 from render import render
 
 SCRATCH = 64  # elements of every array argument; every default count is 1
@@ -19,7 +20,12 @@ _DECL = re.compile(r'^(const )?(?P<base>[A-Za-z_][A-Za-z_0-9 ]*?)\s*(?P<ptr>\*?)
 
 def _load(spec_dir):
     with open(os.path.join(spec_dir, 'bad_input.json')) as f:
-        return json.load(f)
+        data = json.load(f)
+    for e in data['null_pointer_checks']['except']:  # a misspelt exception would exclude nothing
+        if e['kind_class'] not in model.KIND_CLASSES or e.get('dir', 'out') not in ('out', 'inout') \
+                or not e.get('reason'):
+            raise ValueError('bad_input.json: null_pointer_checks: bad exception %r' % (e,))
+    return data
 
 
 def _scalar_default(spec, q):
@@ -41,9 +47,12 @@ def _scalar_default(spec, q):
     return '1'
 
 
-def _arg(spec, q, large, i, target):
+def _arg(spec, q, large, i, target, whole=False):
     """(declarations, expression) for parameter q of a case; target: the bad value's C text (an
-    array's element 0), or for an array a list of (index, C text) to assign."""
+    array's element 0), or for an array a list of (index, C text) to assign; whole: target is
+    the argument itself (a null pointer)."""
+    if whole:
+        return [], target
     decl = cdecl.c_param(q, large)
     m = _DECL.match(decl)
     if not m:
@@ -98,14 +107,16 @@ def _scalar_rule(data, q):
     return None
 
 
-def _case(spec, data, name, large, params, t, cat, err, target, null=0, also=None, ranks=1, named=None):
-    """One case: parameter t of function `name` given `target` (C text of v), the others defaults
-    but those `also` maps (a parameter's name) to their value; the message must name `named`
-    (t's name unless given, e.g. 'sendcounts[0]')."""
+def _case(spec, data, name, large, params, t, cat, err, target, null=0, also=None, ranks=1, named=None,
+          whole=False):
+    """One case: parameter t of function `name` given `target` (C text of v; whole: of the
+    argument itself, not of the value it points to), the others defaults but those `also` maps
+    (a parameter's name) to their value; the message must name `named` (t's name unless given,
+    e.g. 'sendcounts[0]')."""
     decls, args = [], []
     also = also or {}
     for i, q in enumerate(params):
-        d, e = _arg(spec, q, large, i, target if q is t else also.get(q.name))
+        d, e = _arg(spec, q, large, i, target if q is t else also.get(q.name), whole and q is t)
         decls += d
         args.append(e)
     return {'fn': name, 'param': named or t.name, 'cls': cat, 'err': err, 'null': null, 'ranks': ranks,
@@ -140,6 +151,16 @@ def _array_cases(spec, data, name, large, params, q):
             out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],
                              'bh_bad_%s(v)' % r['category'], named=q.name + '[0]' if r.get('name_index') else None))
     return out
+
+
+def _null_pointer(data, q):
+    """Whether the matrix gives q a null pointer (spec/bad_input.json's null_pointer_checks): a
+    non-optional OUT or INOUT scalar given by pointer, of a kind class and direction the rule
+    does not leave out."""
+    r = data['null_pointer_checks']
+    if q.dir not in r['dir'] or q.is_array or q.pointer is False or q.optional:
+        return False
+    return not any(e['kind_class'] == q.kind.cls and e.get('dir', q.dir) == q.dir for e in r['except'])
 
 
 def _matches(r, q):
@@ -178,6 +199,11 @@ def cases(spec, data):
                     out.append(_case(spec, data, name, large, params, q, cat, r['error_class'], 'bh_bad_%s(v)' % cat))
             for q in params:
                 out += _array_cases(spec, data, name, large, params, q)
+            npc = data['null_pointer_checks']
+            for q in params:
+                if _null_pointer(data, q):
+                    out.append(_case(spec, data, name, large, params, q, npc['category'], npc['error_class'],
+                                     'NULL', whole=True))
             # a buffer of `count` elements of `datatype` (the spec's elements): NULL with count 1 of
             # MPI_INT (MPI_BOTTOM, but MPI_INT's data is not at absolute addresses), and an
             # uncommitted datatype

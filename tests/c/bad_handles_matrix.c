@@ -1,6 +1,6 @@
 /* bad_handles_matrix: the generated bad-input matrix (gen/emit_badinput.py): every C function given
- * a bad handle (alone or in an array), rank, repeated rank, tag, count, dimension, buffer or
- * uncommitted datatype must refuse it with the class spec/bad_input.json names and a message
+ * a bad handle (alone or in an array), rank, repeated rank, tag, count, dimension, buffer,
+ * uncommitted datatype or NULL output pointer must refuse it with the class spec/bad_input.json names and a message
  * naming the function and argument. */
 #include <limits.h>
 #include <signal.h>
@@ -31,6 +31,7 @@ static const char *bh_variants_tag[] = {"-5", "MPI_TAG_UB + 1", NULL}; /* the se
 static const char *bh_variants_nonneg[] = {"-1", NULL};
 #define bh_variants_positive bh_variants_nonneg
 static const char *bh_variants_buffer[] = {"NULL with count 1 of MPI_INT", NULL};
+static const char *bh_variants_null_pointer[] = {"NULL", NULL};
 static const char *bh_variants_uncommitted[] = {"MPI_Type_contiguous(2, MPI_INT) not committed", NULL};
 /* an IN array of handles: element 0 garbage or freed (bh_bad_<class>), the others valid */
 static const char *bh_array_variants[] = {"garbage at index 0", "freed at index 0", NULL};
