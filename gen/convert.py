@@ -391,12 +391,19 @@ def _checks(proc, F, p, names, pre, errobj, a):
         rules = _rank_rules(p)
         if rules:
             any_ok, root_ok = rules
-            if p.rank_of:  # a target rank of an RMA call: the window's group
+            of = names[p.rank_of] if p.rank_of else names['comm']
+            if of.kind.cls != 'handle':  # below a size given beside it (MPI_Type_create_darray's)
+                pre.append('rc_ = fs_check_rank_below(%s, FN, "%s", %s, %s, "%s", a_%s); if (rc_) goto out;'
+                           % (errobj, n, n, a, of.name, of.name))
+            elif of.kind.handle == 'win':  # a target rank of an RMA call: the window's group
                 pre.append('rc_ = %s_check_win_rank(%s, FN, "%s", %s, %s, a_%s); if (rc_) goto out;'
-                           % (F, errobj, n, n, a, p.rank_of))
-                return
-            pre.append('rc_ = %s_check_rank(%s, FN, "%s", %s, %s, a_comm, %d, %d); if (rc_) goto out;'
-                       % (F, errobj, n, n, a, any_ok, root_ok))
+                           % (F, errobj, n, n, a, of.name))
+            elif of.kind.handle == 'group':  # an inter-communicator's local leader
+                pre.append('rc_ = fs_check_group_rank(%s, FN, "%s", %s, %s, "%s", a_%s); if (rc_) goto out;'
+                           % (errobj, n, n, a, of.name, of.name))
+            else:
+                pre.append('rc_ = %s_check_rank(%s, FN, "%s", %s, %s, a_%s, %d, %d); if (rc_) goto out;'
+                           % (F, errobj, n, n, a, of.name, any_ok, root_ok))
     elif k.check == 'tag':
         pre.append('rc_ = %s_check_tag(%s, FN, "%s", %s, %s, %d); if (rc_) goto out;'
                    % (F, errobj, n, n, a, 1 if p.accepts and 'MPI_ANY_TAG' in p.accepts else 0))

@@ -92,14 +92,16 @@ def _coverable(q):
     return k.cls not in UNCOVERED_CLASSES and (k.cls != 'handle' or k.handle in DEFAULTABLE)
 
 
-def _scalar_rule(data, q):
+def _scalar_rule(data, q, names):
     """The entry of spec/bad_input.json's scalar_checks that applies to scalar IN parameter q (or
-    INOUT one given by pointer, e.g. a pack position: the value it points to), or None."""
+    INOUT one given by pointer, e.g. a pack position: the value it points to), or None; names:
+    the procedure's parameters by name."""
     if q.dir not in ('in', 'inout') or q.is_array or (q.dir == 'inout' and q.pointer is False):
         return None
+    of_size = bool(q.rank_of) and names[q.rank_of].kind.cls != 'handle'  # a rank below a size
     for r in data['scalar_checks']:
         if r.get('check') != q.kind.check or r.get('kind_class', q.kind.cls) != q.kind.cls \
-                or r.get('kind', q.kind.name) != q.kind.name:
+                or r.get('kind', q.kind.name) != q.kind.name or r.get('rank_of_size', False) != of_size:
             continue
         acc = r.get('accepts')
         if acc is None or (q.accepts is not None and (acc == '*' or acc in q.accepts)):
@@ -193,7 +195,7 @@ def cases(spec, data):
                 out.append(_case(spec, data, name, large, params, t, t.kind.handle, classes[t.kind.handle],
                                  'bh_bad_%s(v)' % t.kind.handle, 0 if null_ok else 1))
             for q in params:
-                r = _scalar_rule(data, q)
+                r = _scalar_rule(data, q, {x.name: x for x in params})
                 if r:
                     cat = r.get('category', q.kind.check)
                     out.append(_case(spec, data, name, large, params, q, cat, r['error_class'], 'bh_bad_%s(v)' % cat))

@@ -31,6 +31,9 @@ PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
+# the handles whose group a checked rank may belong to (rank_of), beside a size (an IN int
+# with check positive: the rank must be below it)
+RANK_OF_HANDLES = {'win', 'comm', 'group'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif',
                   'requests'}
@@ -94,8 +97,9 @@ class Param:
     # 'sources' (in-degree) or 'destinations' (out-degree)
     extent: Optional[str] = None
     # the special values a checked rank or tag accepts beside its range (see ACCEPTS); a rank
-    # with accepts is checked against its procedure's communicator `comm`, or the IN window
-    # `rank_of` names (an RMA target), one without is not
+    # with accepts is checked against its procedure's communicator `comm`, or what `rank_of`
+    # names: an IN window (an RMA target), communicator or group (an inter-communicator's
+    # local leader) or an IN size (MPI_Type_create_darray's rank); one without is not
     accepts: Optional[tuple] = None
     rank_of: Optional[str] = None
     # an IN array of ranks (or of (first, last, stride) triplets) that may not name a rank twice
@@ -260,7 +264,7 @@ def _params(raw, kinds, where):
                                   or not str(p['max_length']).startswith('MPI_MAX_')):
             raise SpecError('%s: parameter %r: max_length applies to IN strings and names an MPI_MAX_ constant'
                             % (where, p.get('name')))
-        _check_accepts(p, kinds[kname], by, where)
+        _check_accepts(p, kinds[kname], by, where, kinds)
         _check_entries(p, by, where)
         if 'rank_of' in p and 'accepts' not in p:
             raise SpecError('%s: parameter %r: rank_of needs accepts' % (where, p.get('name')))
@@ -288,7 +292,7 @@ def _params(raw, kinds, where):
     return out
 
 
-def _check_accepts(p, kind, by, where):
+def _check_accepts(p, kind, by, where, kinds):
     if 'accepts' not in p:
         return
     acc, what = p['accepts'], '%s: parameter %r: accepts' % (where, p.get('name'))
@@ -301,8 +305,10 @@ def _check_accepts(p, kind, by, where):
         raise SpecError('%s applies to scalar IN parameters' % what)
     if 'rank_of' in p:
         w = by.get(p['rank_of'])
-        if kind.check == 'tag' or not w or w.get('kind') != 'WINDOW' or w.get('dir') != 'in' or 'length' in w:
-            raise SpecError('%s: rank_of names no IN window of a rank' % what)
+        wk = kinds.get(w.get('kind')) if w else None
+        if kind.check == 'tag' or not wk or w.get('dir') != 'in' or 'length' in w or not (
+                wk.cls == 'handle' and wk.handle in RANK_OF_HANDLES or wk.cls == 'int' and wk.check == 'positive'):
+            raise SpecError('%s: rank_of names no IN window, communicator, group or size of a rank' % what)
         return
     comm = by.get('comm')
     if kind.check != 'tag' and (not comm or comm.get('kind') != 'COMMUNICATOR' or comm.get('dir') != 'in'):

@@ -146,6 +146,25 @@ int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg, int shown, in
                     size, size == 1 ? "" : "es");
 }
 
+int fs_check_group_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const char *of,
+                        rt_group *group)
+{
+    int size = 0;
+    rt_Group_size(group, &size);
+    if (rank >= 0 && rank < size)
+        return 0;
+    return rt_raise(eo, RT_ERR_RANK, fn, "invalid rank '%s' = %d: %s has %d process%s", arg, shown, of,
+                    size, size == 1 ? "" : "es");
+}
+
+int fs_check_rank_below(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const char *of, int size)
+{
+    if (rank >= 0 && rank < size)
+        return 0;
+    return rt_raise(eo, RT_ERR_ARG, fn, "invalid argument '%s' = %d: must be >= 0 and < '%s' = %d", arg, shown, of,
+                    size);
+}
+
 int fs_extent_size(const rt_comm *comm, int local)
 {
     int remote = rt_comm_remote_size_of(comm);

@@ -30,6 +30,15 @@ int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int ra
  * window's group; MPI_PROC_NULL is allowed. Returns 0 or the raised error (RT_ERR_RANK). */
 int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_win *win);
 
+/* Checks a rank (shown, rank: as for fs_check_rank) of group, the argument `of`, e.g. an
+ * inter-communicator's local leader. Returns 0 or the raised error (RT_ERR_RANK). */
+int fs_check_group_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const char *of,
+                        rt_group *group);
+
+/* Checks a rank (shown, rank: as for fs_check_rank) is in [0, size), size the argument `of`
+ * (MPI_Type_create_darray's). Returns 0 or the raised error (RT_ERR_ARG, MPICH's class). */
+int fs_check_rank_below(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const char *of, int size);
+
 /* The length of a '*'-long array argument of a collective on comm (model.py's extent): the
  * peers (the remote group of an inter-communicator, else the group), or the local group. */
 int fs_extent_size(const rt_comm *comm, int local);

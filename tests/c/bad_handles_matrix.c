@@ -27,6 +27,7 @@ static const char *bh_handle_variants[] = {"garbage", "freed", "null", NULL};
 static const char *bh_variants_rank[] = {"the communicator's size", "-7", NULL};
 #define bh_variants_rank_nni bh_variants_rank
 #define bh_variants_root bh_variants_rank
+#define bh_variants_grid_rank bh_variants_rank
 static const char *bh_variants_tag[] = {"-5", "MPI_TAG_UB + 1", NULL}; /* the second only if MPI_TAG_UB < INT_MAX */
 static const char *bh_variants_nonneg[] = {"-1", NULL};
 #define bh_variants_positive bh_variants_nonneg
@@ -198,6 +199,7 @@ static int g_size, g_tag_ub;
 static int bh_bad_rank(int v) { return v == 0 ? g_size : -7; } /* -7: no sentinel on either face */
 #define bh_bad_rank_nni bh_bad_rank
 #define bh_bad_root bh_bad_rank
+#define bh_bad_grid_rank bh_bad_rank /* MPI_Type_create_darray's: the default size is 1 */
 static int bh_bad_tag(int v) { return v == 0 ? -5 : g_tag_ub + 1; }
 static int bh_bad_nonneg(int v) { (void)v; return -1; }
 #define bh_bad_positive bh_bad_nonneg
