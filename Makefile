@@ -12,7 +12,7 @@ OPT := -O2 -flto=auto
 SAN :=
 CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden $(SAN)
 LDFLAGS_SO := -shared -Wl,--no-undefined $(OPT) $(SAN)
-LIBS := -lm -ldl -lpthread
+LIBS := -lm -ldl -lpthread -lcrypto
 
 GEN := $(BUILD)/gen
 OBJ := $(BUILD)/obj

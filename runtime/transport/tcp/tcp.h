@@ -12,7 +12,21 @@
 #define TCP_EAGER_MAX (64u << 10)   /* payloads copied at send(); larger ones: RTS, CTS, DATA */
 #define TCP_CHUNK (1u << 20)        /* largest DATA frame */
 #define TCP_MAGIC 0x3150435459575331ull /* "1SWYTCP1": the first frame of a connection */
+#define TCP_CHAL_MAGIC 0x3248435459575331ull /* "1SWYTCH2": the acceptor's challenge */
+#define TCP_NONCE 32                /* random bytes of a challenge */
+#define TCP_MAC 32                  /* HMAC-SHA256 bytes, the payload of HELLO */
+#define TCP_AUTH_NS 1000000000LL    /* an accepted connection has this long to authenticate */
+#define TCP_SECRET_MAX 128          /* bytes of the job's secret (the hex text is the key) */
 #define TCP_EVENTS 64
+
+/* The handshake. The acceptor writes a challenge at once; the connector answers with HELLO
+ * whose payload is HMAC-SHA256(secret, "switchyard-tcp-v1" || nonce || sender rank || receiver
+ * rank), ranks as 4 bytes big-endian. Nothing else is written before, or read before it
+ * is checked. */
+struct tcp_challenge {
+    uint64_t magic;             /* TCP_CHAL_MAGIC */
+    unsigned char nonce[TCP_NONCE];
+};
 
 /* A frame: this header, then `a` payload bytes for EAGER and `c` for DATA. Each connection
  * carries frames one way only, from the rank that connected to the rank that accepted. */
@@ -23,7 +37,7 @@ struct tcp_frame {
     uint64_t a, b, c;
     rt_msg_hdr h;
 };
-/* HELLO: a = TCP_MAGIC, b = the sender's world rank, c = a hash of the job id. EAGER: a =
+/* HELLO: a = TCP_MAGIC, b = the sender's world rank, c = TCP_MAC, then the MAC. EAGER: a =
  * payload bytes, h.  RTS: a = sender token, h.  CTS: a = sender token, b = receiver token, c =
  * bytes wanted (> 0).  DATA: a = receiver token, b = offset, c = bytes.  FIN: a = sender
  * token, b = 0 or an error class (the receiver wants no bytes). */
@@ -42,6 +56,10 @@ struct tcp_out {
 struct tcp_peer {
     int out_fd;                 /* ours to it; -1 until the first frame */
     int connecting;             /* connect() in progress */
+    int authing;                /* connected, reading the challenge: nothing written yet */
+    struct tcp_challenge chal;  /* the challenge as read */
+    size_t chal_got;
+    unsigned char *mac;         /* the HELLO's payload (queued first), filled from chal */
     int polling_out;            /* its epoll entry asks for EPOLLOUT */
     struct tcp_out *q, *q_last; /* frames not fully written */
     int pid;                    /* on our node: its process id (0: not fetched yet) */
@@ -49,10 +67,18 @@ struct tcp_peer {
     int dead;                   /* reported through peer_failed: nothing more goes to it */
 };
 
+/* Why tcp_read gave up on a connection (tcp_conn_drop logs all but TCP_CLOSED). */
+enum { TCP_CLOSED, TCP_DROP_BAD, TCP_DROP_AUTH, TCP_DROP_SILENT, TCP_DROP_EOF, TCP_DROP_MALFORMED,
+       TCP_DROP_NOMEM };
+
 /* An incoming connection and the frame it is reading. */
 struct tcp_conn {
     int fd;
     int peer;                   /* world rank after HELLO, -1 before */
+    unsigned char nonce[TCP_NONCE]; /* the challenge we sent */
+    long long born_ns;          /* accepted then: unauthenticated after TCP_AUTH_NS, dropped */
+    char from[48];              /* "address:port" of the other end, for the log */
+    int offence;                /* TCP_CLOSED or TCP_DROP_*, set when tcp_read returns -1 */
     struct tcp_frame f;
     size_t got;                 /* bytes of f, then of the payload */
     unsigned char *buf;         /* EAGER payload, or DATA bytes for an unpacking receive */
@@ -86,7 +112,10 @@ struct tcp_state {
     const rt_tp_env *env;
     int active, forced;
     int listen_fd, epfd;
-    uint64_t job_hash;
+    unsigned char secret[TCP_SECRET_MAX];
+    size_t secret_len;
+    int unauth;                 /* accepted connections not authenticated yet */
+    unsigned logged;            /* offence kinds already logged (one line each per process) */
     struct tcp_peer *peer;      /* world_size entries */
     struct tcp_conn *conns;     /* accepted connections */
     struct tp_pool sends, recvs;
@@ -108,8 +137,31 @@ int tcp_connect(int dst);
 void tcp_accept(void);
 /* Closes an incoming connection and unlinks it. */
 void tcp_conn_close(struct tcp_conn *c);
+/* Closes c after tcp_read refused it, logging its offence (c->offence) on stderr once per kind
+ * per process. The caller fails the peer if c was authenticated; a stranger is just dropped. */
+void tcp_conn_drop(struct tcp_conn *c);
+/* Drops the connections accepted more than TCP_AUTH_NS ago and still unauthenticated. */
+void tcp_drop_silent(long long now);
+/* Our connection to dst: the connect finished or the challenge is (partly) readable. Reads
+ * the challenge and fills the HELLO's MAC; 0 while waiting, 1 when done, -1 if dst failed. */
+int tcp_answer(int dst);
 /* Peer r is gone: fails what is pending with it, then tells the engine once. */
 void tcp_fail_peer(int r);
+
+/* ---- tcp_auth.c: the job's secret and the MAC ------------------------------------------ */
+/* Takes the job's secret from SWITCHYARD_JOB_SECRET (>= 32 hex digits); without it, rank 0
+ * draws 32 bytes from getrandom and puts them in the key-value space, the others read them
+ * after the next kvs_barrier (tcp_secret_fetch). 0 or an error class. */
+int tcp_secret_init(const rt_tp_env *env);
+/* After the barrier: reads the secret rank 0 published, if needed. 0 or an error class. */
+int tcp_secret_fetch(const rt_tp_env *env);
+/* out = HMAC-SHA256 of the handshake text for this nonce, sender and receiver (TCP_MAC
+ * bytes). 0, or -1 (no secret, or libcrypto failed: out is not a MAC). */
+int tcp_mac(const unsigned char *nonce, int from, int to, unsigned char *out);
+/* Fresh random bytes from getrandom; 0 or -1. */
+int tcp_random(void *buf, size_t n);
+/* Monotonic time in ns. */
+long long tcp_now_ns(void);
 
 /* ---- tcp_out.c: writing ------------------------------------------------------------ */
 /* Queues a frame (and payload: owned buffers are freed once written) to dst, connecting
@@ -121,7 +173,8 @@ int tcp_queue(int dst, const struct tcp_frame *f, const void *data, size_t len, 
 int tcp_flush(int dst);
 
 /* ---- tcp_in.c: reading -------------------------------------------------------------- */
-/* Reads and handles the frames available on c; returns frames handled, -1 if c closed. */
+/* Reads and handles the frames available on c; returns frames handled, -1 if c ended or must
+ * be dropped (c->offence says why). Before c's HELLO is authenticated nothing else is read. */
 int tcp_read(struct tcp_conn *c);
 
 /* ---- tcp_ops.c ---------------------------------------------------------------------- */

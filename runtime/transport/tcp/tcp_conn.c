@@ -1,5 +1,6 @@
 /* tcp_conn.c — connections: ours to a peer, made on the first frame to it from the address it
- * published; theirs to us, accepted and named by their HELLO; and a peer's failure. */
+ * published, answering its challenge; theirs to us, challenged at accept and named by their
+ * authenticated HELLO (strangers dropped and logged); and a peer's failure. */
 #define _GNU_SOURCE
 #include "tcp.h"
 
@@ -33,7 +34,7 @@ int tcp_connect(int dst)
     unsigned port;
     struct sockaddr_in sa = { .sin_family = AF_INET };
     struct epoll_event ev;
-    struct tcp_frame hello = { .type = TCP_HELLO, .a = TCP_MAGIC, .c = tcp_g.job_hash };
+    struct tcp_frame hello = { .type = TCP_HELLO, .a = TCP_MAGIC, .c = TCP_MAC };
     int fd;
 
     snprintf(key, sizeof key, "swy.tcp.%d", dst);
@@ -57,24 +58,79 @@ int tcp_connect(int dst)
         close(fd);
         return RT_ERR_PROC_ABORTED; /* nobody listens there any more */
     }
+    struct tcp_out *o = calloc(1, sizeof *o);
+    unsigned char *mac = calloc(1, TCP_MAC);
+    if (!o || !mac) {
+        free(o);
+        free(mac);
+        close(fd);
+        return RT_ERR_NO_MEM;
+    }
     p->out_fd = fd;
-    p->connecting = 1; /* writable once connected: tcp_progress clears this */
+    p->connecting = 1; /* writable once connected: tcp_answer clears this */
+    p->authing = 0;
+    p->chal_got = 0;
     ev = (struct epoll_event){ .events = EPOLLOUT, .data.u64 = (uint64_t)dst << 1 | 1 };
     p->polling_out = 1;
     epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, fd, &ev);
     hello.b = (uint64_t)tcp_g.env->world_rank;
-    struct tcp_out *o = calloc(1, sizeof *o);
-    if (!o)
-        return RT_ERR_NO_MEM;
     o->f = hello;
+    o->data = o->owned = p->mac = mac; /* filled once the challenge is read */
+    o->len = TCP_MAC;
     p->q = p->q_last = o; /* the queue is empty before the first frame */
     return 0;
+}
+
+int tcp_answer(int dst)
+{
+    struct tcp_peer *p = &tcp_g.peer[dst];
+    struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (uint64_t)dst << 1 | 1 };
+    int err = 0;
+    socklen_t len = sizeof err;
+
+    if (p->dead || p->out_fd < 0)
+        return 0;
+    if (p->connecting) {
+        if (getsockopt(p->out_fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err) {
+            tcp_fail_peer(dst);
+            return -1;
+        }
+        p->connecting = 0;
+        p->authing = 1; /* now wait for the challenge */
+        epoll_ctl(tcp_g.epfd, EPOLL_CTL_MOD, p->out_fd, &ev);
+    }
+    while (p->authing && p->chal_got < sizeof p->chal) {
+        ssize_t r = read(p->out_fd, (unsigned char *)&p->chal + p->chal_got, sizeof p->chal - p->chal_got);
+
+        if (r > 0)
+            p->chal_got += (size_t)r;
+        else if (r < 0 && errno == EINTR)
+            continue;
+        else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        else
+            break; /* the peer closed: it refused us, or died */
+    }
+    if (!p->authing)
+        return 0;
+    if (p->chal_got < sizeof p->chal || p->chal.magic != TCP_CHAL_MAGIC ||
+        tcp_mac(p->chal.nonce, tcp_g.env->world_rank, dst, p->mac) < 0) {
+        tcp_fail_peer(dst);
+        return -1;
+    }
+    p->authing = 0;
+    p->polling_out = -1; /* tcp_flush sets the interest from here on */
+    return 1;
 }
 
 void tcp_accept(void)
 {
     for (;;) {
-        int fd = accept4(tcp_g.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        struct sockaddr_in sa;
+        socklen_t sl = sizeof sa;
+        int fd = accept4(tcp_g.listen_fd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC);
+        struct tcp_challenge ch = { .magic = TCP_CHAL_MAGIC };
+        char host[INET_ADDRSTRLEN] = "?";
         struct tcp_conn *c;
         struct epoll_event ev;
 
@@ -82,12 +138,25 @@ void tcp_accept(void)
             return; /* EAGAIN, or a connection that went away */
         tune(fd);
         c = calloc(1, sizeof *c);
-        if (!c) {
+        if (!c || tcp_random(c->nonce, TCP_NONCE) < 0) {
+            free(c);
             close(fd);
             continue;
         }
+        memcpy(ch.nonce, c->nonce, TCP_NONCE);
+        /* a new socket's buffer takes these 40 bytes whole, or the other end is gone */
+        if (send(fd, &ch, sizeof ch, MSG_NOSIGNAL) != (ssize_t)sizeof ch) {
+            free(c);
+            close(fd);
+            continue;
+        }
+        if (sa.sin_family == AF_INET)
+            inet_ntop(AF_INET, &sa.sin_addr, host, sizeof host);
+        snprintf(c->from, sizeof c->from, "%s:%u", host, (unsigned)ntohs(sa.sin_port));
         c->fd = fd;
         c->peer = -1;
+        c->born_ns = tcp_now_ns();
+        tcp_g.unauth++;
         c->next = tcp_g.conns;
         tcp_g.conns = c;
         ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = c };
@@ -103,10 +172,49 @@ void tcp_conn_close(struct tcp_conn *c)
         pp = &(*pp)->next;
     if (*pp)
         *pp = c->next;
+    if (c->peer < 0)
+        tcp_g.unauth--;
     epoll_ctl(tcp_g.epfd, EPOLL_CTL_DEL, c->fd, NULL);
     close(c->fd);
     free(c->buf);
     free(c);
+}
+
+void tcp_conn_drop(struct tcp_conn *c)
+{
+    static const char *const why[] = {
+        [TCP_DROP_BAD] = "bad handshake",
+        [TCP_DROP_AUTH] = "handshake failed authentication",
+        [TCP_DROP_SILENT] = "no handshake within 1 s",
+        [TCP_DROP_EOF] = "closed before the handshake",
+        [TCP_DROP_MALFORMED] = "malformed frame",
+        [TCP_DROP_NOMEM] = "out of memory",
+    };
+    unsigned k = (unsigned)c->offence;
+
+    if (k > TCP_CLOSED && k < sizeof why / sizeof *why && !(tcp_g.logged & 1u << k)) {
+        tcp_g.logged |= 1u << k;
+        if (c->peer >= 0)
+            fprintf(stderr, "switchyard: rank %d: tcp: closed the connection from rank %d (%s): %s\n",
+                    tcp_g.env->world_rank, c->peer, c->from, why[k]);
+        else
+            fprintf(stderr, "switchyard: rank %d: tcp: dropped a connection from %s: %s\n",
+                    tcp_g.env->world_rank, c->from, why[k]);
+    }
+    tcp_conn_close(c);
+}
+
+void tcp_drop_silent(long long now)
+{
+    struct tcp_conn *c, *next;
+
+    for (c = tcp_g.conns; c; c = next) {
+        next = c->next;
+        if (c->peer < 0 && now - c->born_ns > TCP_AUTH_NS) {
+            c->offence = TCP_DROP_SILENT;
+            tcp_conn_drop(c);
+        }
+    }
 }
 
 void tcp_fail_peer(int r)
@@ -124,6 +232,8 @@ void tcp_fail_peer(int r)
         free(o);
     }
     p->q = p->q_last = NULL;
+    p->mac = NULL;
+    p->authing = 0;
     if (p->out_fd >= 0) {
         epoll_ctl(tcp_g.epfd, EPOLL_CTL_DEL, p->out_fd, NULL);
         close(p->out_fd);

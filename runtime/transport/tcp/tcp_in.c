@@ -1,5 +1,6 @@
 /* tcp_in.c — the reading side: frames from an accepted connection, read with nonblocking
- * reads (partial reads resume), checked, and handed to the engine or to the large transfers. */
+ * reads (partial reads resume), checked (the first one must be an authenticated HELLO), and
+ * handed to the engine or to the large transfers. */
 #define _GNU_SOURCE
 #include "tcp.h"
 
@@ -7,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "rt_consts.h"
 
@@ -44,14 +47,16 @@ static struct tcp_recv *data_target(const struct tcp_conn *c)
 static int64_t payload_of(const struct tcp_conn *c)
 {
     switch (c->f.type) {
-    case TCP_HELLO:
-        return c->peer < 0 && c->f.a == TCP_MAGIC && c->f.c == tcp_g.job_hash &&
-                       c->f.b < (uint64_t)tcp_g.env->world_size ? 0 : -1;
+    case TCP_HELLO: /* once, from another rank of the job, with a MAC */
+        return c->peer < 0 && c->f.a == TCP_MAGIC && c->f.c == TCP_MAC &&
+                       c->f.b < (uint64_t)tcp_g.env->world_size &&
+                       c->f.b != (uint64_t)tcp_g.env->world_rank ? TCP_MAC : -1;
     case TCP_EAGER:
         return c->peer >= 0 && c->f.a <= TCP_EAGER_MAX && (int64_t)c->f.a == c->f.h.len ? (int64_t)c->f.a : -1;
     case TCP_DATA:
         return c->peer >= 0 && c->f.c <= TCP_CHUNK && data_target(c) ? (int64_t)c->f.c : -1;
     case TCP_RTS:
+        return c->peer >= 0 && c->f.h.len > 0 ? 0 : -1;
     case TCP_CTS:
     case TCP_FIN:
         return c->peer >= 0 ? 0 : -1;
@@ -103,8 +108,22 @@ static void on_fin(int from, const struct tcp_frame *f)
     tcp_g.env->send_done(sreq, (int)f->b);
 }
 
-/* Handles c's complete frame (its payload in c->buf, or already in place for DATA). */
-static void handle(struct tcp_conn *c)
+/* HELLO: whether its MAC proves the sender holds the job's secret and answers our challenge
+ * (compared in constant time). The challenge is then spent. */
+static int authentic(struct tcp_conn *c)
+{
+    unsigned char want[TCP_MAC];
+    int ok = tcp_mac(c->nonce, (int)c->f.b, tcp_g.env->world_rank, want) == 0 &&
+             CRYPTO_memcmp(want, c->buf, TCP_MAC) == 0;
+
+    explicit_bzero(want, sizeof want);
+    explicit_bzero(c->nonce, sizeof c->nonce);
+    return ok;
+}
+
+/* Handles c's complete frame (its payload in c->buf, or already in place for DATA); -1 if a
+ * HELLO is not authentic. */
+static int handle(struct tcp_conn *c)
 {
     const struct tcp_frame *f = &c->f;
     struct tcp_recv *m;
@@ -113,7 +132,10 @@ static void handle(struct tcp_conn *c)
 
     switch (f->type) {
     case TCP_HELLO:
+        if (!authentic(c))
+            return -1;
         c->peer = (int)f->b;
+        tcp_g.unauth--;
         break;
     case TCP_EAGER:
         tcp_g.env->incoming(c->peer, &f->h, c->buf ? c->buf : (const void *)"", 0);
@@ -121,7 +143,7 @@ static void handle(struct tcp_conn *c)
     case TCP_RTS:
         m = tp_pool_get(&tcp_g.recvs, &token);
         if (!m)
-            return; /* out of memory: the message is lost, as the engine is told nothing */
+            return 0; /* out of memory: the message is lost, as the engine is told nothing */
         m->src = c->peer;
         m->stoken = f->a;
         m->len = (uint64_t)f->h.len;
@@ -136,17 +158,26 @@ static void handle(struct tcp_conn *c)
     case TCP_DATA:
         m = data_target(c);
         if (!m)
-            return;
+            return 0;
         if (!m->buf)
             tcp_g.env->unpack(m->rreq, f->b, f->c, c->buf);
         m->got += f->c;
         if (m->got < m->n)
-            return;
+            return 0;
         rreq = m->rreq;
         tp_pool_put(&tcp_g.recvs, m);
         tcp_g.env->recv_done(rreq, 0);
         break;
     }
+    return 0;
+}
+
+/* Before authentication: whether the bytes of the first frame read so far can still begin a
+ * HELLO (an HTTP request or noise is refused at its first bytes, not after a whole header). */
+static int may_be_hello(const struct tcp_conn *c, size_t got)
+{
+    return (got < sizeof c->f.type || c->f.type == TCP_HELLO) &&
+           (got < offsetof(struct tcp_frame, b) || c->f.a == TCP_MAGIC);
 }
 
 int tcp_read(struct tcp_conn *c)
@@ -160,12 +191,20 @@ int tcp_read(struct tcp_conn *c)
         if (c->got < sizeof c->f) {
             rc = fill(c->fd, &c->f, sizeof c->f, &hgot);
             c->got = hgot;
-            if (rc <= 0)
+            if (c->peer < 0 && !may_be_hello(c, hgot)) {
+                c->offence = TCP_DROP_BAD;
+                return -1;
+            }
+            if (rc <= 0) {
+                c->offence = c->peer < 0 ? TCP_DROP_EOF : TCP_CLOSED;
                 return rc < 0 ? -1 : frames;
+            }
         }
         pay = payload_of(c);
-        if (pay < 0)
-            return -1; /* malformed: the connection is closed, never trusted again */
+        if (pay < 0) { /* malformed: the connection is closed, never trusted again */
+            c->offence = c->peer < 0 ? TCP_DROP_BAD : TCP_DROP_MALFORMED;
+            return -1;
+        }
         if (pay > 0) {
             size_t pgot = c->got - sizeof c->f;
             unsigned char *dst;
@@ -176,8 +215,10 @@ int tcp_read(struct tcp_conn *c)
             } else {
                 if (c->cap < (size_t)pay) {
                     unsigned char *nb = realloc(c->buf, (size_t)pay);
-                    if (!nb)
+                    if (!nb) {
+                        c->offence = TCP_DROP_NOMEM;
                         return -1;
+                    }
                     c->buf = nb;
                     c->cap = (size_t)pay;
                 }
@@ -185,11 +226,16 @@ int tcp_read(struct tcp_conn *c)
             }
             rc = fill(c->fd, dst, (size_t)pay, &pgot);
             c->got = sizeof c->f + pgot;
-            if (rc <= 0)
+            if (rc <= 0) {
+                c->offence = c->peer < 0 ? TCP_DROP_EOF : TCP_CLOSED;
                 return rc < 0 ? -1 : frames;
+            }
         }
         c->got = 0;
-        handle(c);
+        if (handle(c) < 0) {
+            c->offence = TCP_DROP_AUTH;
+            return -1;
+        }
         frames++;
         if (frames >= 64)
             return frames; /* bounded: others get their turn */

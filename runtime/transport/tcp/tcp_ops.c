@@ -29,16 +29,6 @@ static int wanted(const rt_tp_env *env, int r)
            (tcp_g.forced || (env->node_of && env->node_of[r] != env->node_of[env->world_rank]));
 }
 
-/* FNV-1a of the job id: a HELLO from another job is refused. */
-static uint64_t hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-
-    while (s && *s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-    return h;
-}
-
 /* The listening socket on SWITCHYARD_TCP_ADDR (default: loopback when every rank is on this
  * host, else any address), published as "swy.tcp.<rank>" = "a.b.c.d:port/pid". 0 or a class. */
 static int listen_and_publish(const rt_tp_env *env)
@@ -91,16 +81,19 @@ int tcp_init(const rt_tp_env *env)
         return 0;
     tp_pool_init(&tcp_g.sends, sizeof(struct tcp_send));
     tp_pool_init(&tcp_g.recvs, sizeof(struct tcp_recv));
-    tcp_g.job_hash = hash(env->jobid);
     tcp_g.peer = calloc((size_t)env->world_size, sizeof *tcp_g.peer);
     tcp_g.epfd = epoll_create1(EPOLL_CLOEXEC);
-    rc = !tcp_g.peer || tcp_g.epfd < 0 ? RT_ERR_NO_MEM : listen_and_publish(env);
+    rc = !tcp_g.peer || tcp_g.epfd < 0 ? RT_ERR_NO_MEM : tcp_secret_init(env);
+    if (!rc)
+        rc = listen_and_publish(env);
     if (!rc && epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, tcp_g.listen_fd, &ev) < 0)
         rc = RT_ERR_OTHER;
     for (r = 0; tcp_g.peer && r < env->world_size; r++)
         tcp_g.peer[r].out_fd = -1;
     if (env->kvs_barrier() < 0 && !rc)
         rc = RT_ERR_OTHER;
+    if (!rc)
+        rc = tcp_secret_fetch(env);
     tcp_g.active = !rc;
     return rc;
 }
@@ -188,31 +181,21 @@ int tcp_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
     return RT_TP_PENDING;
 }
 
-/* Our connection to dst became writable: finishes a connect, then writes. */
+/* An event on our connection to dst: finishes a connect, reads the challenge and answers it,
+ * then writes. */
 static int writable(int dst)
 {
     struct tcp_peer *p = &tcp_g.peer[dst];
-    int err = 0;
-    socklen_t len = sizeof err;
 
     if (p->dead || p->out_fd < 0)
         return 0;
-    if (p->connecting) {
-        if (getsockopt(p->out_fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err) {
-            tcp_fail_peer(dst);
-            return 1;
-        }
-        p->connecting = 0;
+    if (p->connecting || p->authing) {
+        int rc = tcp_answer(dst);
+
+        if (rc <= 0)
+            return rc < 0;
     }
     return tcp_flush(dst);
-}
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Marks gone the peers of our node whose process no longer exists (their published pid). */
@@ -222,7 +205,7 @@ static void check_alive(void)
     char key[48], val[96];
     int r;
 
-    tcp_g.alive_ns = now_ns();
+    tcp_g.alive_ns = tcp_now_ns();
     for (r = 0; r < env->world_size; r++) {
         struct tcp_peer *p = &tcp_g.peer[r];
         const char *sp;
@@ -284,10 +267,11 @@ int tcp_progress(void)
             done += writable((int)(u >> 1));
         } else {
             struct tcp_conn *c = ev[i].data.ptr;
-            int peer = c->peer, rc = tcp_read(c);
+            int rc = tcp_read(c), peer = c->peer;
 
-            if (rc < 0) { /* closed or malformed: its sender is gone for us */
-                tcp_conn_close(c);
+            if (rc < 0) { /* closed or malformed: its sender is gone for us; a stranger is
+                           * just dropped */
+                tcp_conn_drop(c);
                 if (peer >= 0)
                     tcp_fail_peer(peer);
                 done++;
@@ -296,6 +280,8 @@ int tcp_progress(void)
             }
         }
     }
+    if (tcp_g.unauth)
+        tcp_drop_silent(tcp_now_ns());
     done += complete_sends();
     tcp_g.busy = 0;
     return done;
@@ -310,7 +296,7 @@ void tcp_wait(long timeout_ns)
     if (timeout_ns < 0 || timeout_ns > 100000000L)
         timeout_ns = 100000000L;
     ppoll(&p, 1, &(struct timespec){ 0, timeout_ns }, NULL);
-    if (now_ns() - tcp_g.alive_ns >= TCP_ALIVE_NS)
+    if (tcp_now_ns() - tcp_g.alive_ns >= TCP_ALIVE_NS)
         check_alive();
 }
 

@@ -1,5 +1,5 @@
-/* tcp_out.c — the writing side: a FIFO of frames per peer on our connection to it, written
- * with nonblocking sends as the socket takes them (partial writes resume where they stopped). */
+/* tcp_out.c — the writing side: a FIFO of frames per peer on our connection to it, held until the
+ * peer's challenge is answered, then written with nonblocking sends as the socket takes them. */
 #define _GNU_SOURCE
 #include "tcp.h"
 
@@ -64,7 +64,7 @@ int tcp_flush(int dst)
     struct tcp_out *o;
     int wrote = 0;
 
-    while (!p->dead && !p->gone && !p->connecting && (o = p->q)) {
+    while (!p->dead && !p->gone && !p->connecting && !p->authing && (o = p->q)) {
         struct iovec iov[2];
         int n = 0;
         ssize_t w;
@@ -98,7 +98,7 @@ int tcp_flush(int dst)
         }
         free(o);
     }
-    if (!p->dead && !p->gone && !p->connecting)
+    if (!p->dead && !p->gone && !p->connecting && !p->authing)
         want_write(dst, p->q != NULL);
     return wrote;
 }
