@@ -322,12 +322,16 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
             if p.dir == 'in' and p.length == '*' and p.extent in ('peers', 'local') and k.check == 'nonneg' \
                     and eo and eo.kind.handle == 'comm':
                 # checked here, naming the call made (the runtime names the plain one) and the element
-                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, fs_extent_size(a_%s, %d)))) goto out;'
-                           % (n, errobj, n, counts, eo.name, p.extent == 'local'))
+                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, fs_extent_size(a_%s, %d), %s))) goto out;'
+                           % (n, errobj, n, counts, eo.name, p.extent == 'local', _element_class(k)))
+            else:
+                _check_elements(p, names, counts, errobj, pre)
             args.append(counts)
         elif isinstance(p.length, list):
             args.append('(%sint *)%s' % ('const ' if p.dir == 'in' else '', n))
         else:
+            if face_t == 'int':
+                _check_elements(p, names, '(rt_counts){(const void *)%s, 0}' % n, errobj, pre)
             args.append(n)
         return
     if p.dir == 'in':
@@ -362,6 +366,23 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
         post.append('*%s = (%s > INT_MAX || %s < INT_MIN) ? MPI_UNDEFINED : (int)%s;' % (n, a, a, a))
     else:
         post.append('*%s = (%s)%s;' % (n, face_t, a))
+
+
+def _element_class(k):
+    """The runtime class a bad element of an array of kind k gives (the spec's element_error_class,
+    else its error_class, else RT_ERR_COUNT for a count, RT_ERR_ARG otherwise)."""
+    c = k.element_error_class or k.error_class
+    return rt_name(c) if c else 'RT_ERR_COUNT' if k.cls == 'count' else 'RT_ERR_ARG'
+
+
+def _check_elements(p, names, counts, errobj, pre):
+    """An IN array of a nonneg kind as long as an IN parameter (a datatype constructor's
+    array_of_blocklengths): its elements checked here, naming the call made (the runtime names
+    the plain one) and the element; a NULL array is the runtime's to refuse."""
+    if p.dir != 'in' or p.kind.check != 'nonneg' or not isinstance(p.length, str) or p.length not in names:
+        return
+    pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, (int)(%s), %s))) goto out;'
+               % (p.name, errobj, p.name, counts, _length(p, names), _element_class(p.kind)))
 
 
 def _map_in(F, m, expr):

@@ -39,6 +39,8 @@ def _scalar_default(spec, q):
         return '0.0'
     if k.cls == 'logical':
         return '0'
+    if k.default:
+        return k.default
     if k.map and k.map.startswith('enum:'):
         names = [c.name for c in spec.constants_in(k.map[5:]) if c.in_standard_abi and c.mpich is not None]
         return names[0] if names else '0'

@@ -63,6 +63,12 @@ class Kind:
     # the MPI error class a value failing `check` gives (MPI_ERR_DISP for an RMA target
     # displacement); None: MPI_ERR_COUNT for a count, else MPI_ERR_ARG
     error_class: Optional[str] = None
+    # the MPI error class a bad element of an IN array of this kind gives (MPICH's MPI_ERR_ARG
+    # for a datatype constructor's blocklengths); None: as error_class
+    element_error_class: Optional[str] = None
+    # a valid value (a constant's name) the bad-input matrix passes where it needs one; None:
+    # the first constant of the map's category (an ORDER's category also holds distributions)
+    default: Optional[str] = None
 
     @property
     def poly(self):
@@ -337,13 +343,16 @@ def load(spec_dir):
             raise SpecError('%s: unknown check %r' % (where, k.get('check')))
         if 'error_class' in k and (not k.get('check') or not str(k['error_class']).startswith('MPI_ERR_')):
             raise SpecError('%s: error_class applies to a kind with a check and names an MPI_ERR_ class' % where)
+        if 'element_error_class' in k and (not k.get('check') or not str(k['element_error_class']).startswith('MPI_ERR_')):
+            raise SpecError('%s: element_error_class applies to a kind with a check and names an MPI_ERR_ class' % where)
         if k['class'] == 'handle' and k.get('handle') not in HANDLE_CLASSES:
             raise SpecError('%s: unknown handle class %r' % (where, k.get('handle')))
         if 'c' not in k:
             raise SpecError('%s: missing C type' % where)
         kinds[name] = Kind(name=name, c=k['c'], c_large=k.get('c_large'), fortran=k.get('fortran'), cls=k['class'],
                            handle=k.get('handle'), map=k.get('map'), check=k.get('check'),
-                           error_class=k.get('error_class'))
+                           error_class=k.get('error_class'), element_error_class=k.get('element_error_class'),
+                           default=k.get('default'))
     kinds['NOTHING'] = Kind('NOTHING', 'void', None, None, 'int')
 
     procedures = []
@@ -432,6 +441,11 @@ def load(spec_dir):
     for k in kinds.values():
         if k.error_class and k.error_class not in classes:
             raise SpecError('kinds.json: %s: error_class %r is no error class' % (k.name, k.error_class))
+        if k.element_error_class and k.element_error_class not in classes:
+            raise SpecError('kinds.json: %s: element_error_class %r is no error class' % (k.name, k.element_error_class))
+        if k.default and not (k.map and k.map.startswith('enum:') and any(
+                c.name == k.default and c.category == k.map[5:] for c in constants)):
+            raise SpecError('kinds.json: %s: default %r is no constant of its map\'s category' % (k.name, k.default))
     spec = Spec(kinds, procedures, callbacks, predefined, constants)
     spec._by_name = names
     return spec

@@ -171,11 +171,12 @@ int fs_extent_size(const rt_comm *comm, int local)
     return !local && remote > 0 ? remote : rt_comm_size_of(comm);
 }
 
-int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n)
+int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n, int errcls)
 {
     for (int i = 0; i < n; i++)
         if (rt_counts_get(c, (size_t)i) < 0)
-            return rt_raise(eo, RT_ERR_COUNT, fn, "invalid count '%s[%d]' = %lld: must be >= 0", arg, i,
+            return rt_raise(eo, errcls, fn, "invalid %s '%s[%d]' = %lld: must be >= 0",
+                            errcls == RT_ERR_COUNT ? "count" : "argument", arg, i,
                             (long long)rt_counts_get(c, (size_t)i));
     return 0;
 }

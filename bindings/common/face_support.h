@@ -43,9 +43,10 @@ int fs_check_rank_below(rt_obj *eo, const char *fn, const char *arg, int shown, 
  * peers (the remote group of an inter-communicator, else the group), or the local group. */
 int fs_extent_size(const rt_comm *comm, int local);
 
-/* Checks the first n elements of a collective's count array arg (c) are >= 0, naming the
- * element. Returns 0 or the raised error (RT_ERR_COUNT). */
-int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n);
+/* Checks the first n elements of a count array arg (c: a collective's counts, a datatype
+ * constructor's blocklengths) are >= 0, naming the element. Returns 0 or errcls raised
+ * (RT_ERR_COUNT for a collective's, the kind's element_error_class). */
+int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n, int errcls);
 
 /* The arguments of a rooted collective this process uses, by the root argument (runtime
  * value): FS_ROLE_ROOT (it is the root), FS_ROLE_MEMBER (it sends to or receives from the

@@ -48,6 +48,7 @@ static const char *bh_variants_ndims[] = {"-1", NULL};
 static const char *bh_variants_dims[] = {"-1 at index 0", NULL};
 static const char *bh_variants_dims_size[] = {"the communicator's size + 1 at index 0", NULL};
 static const char *bh_variants_count_array[] = {"-1 at index 0", NULL};
+#define bh_variants_dtype_count_array bh_variants_count_array
 static const char *bh_variants_disp[] = {"-1", NULL};
 static const char *bh_variants_position[] = {"-1", NULL};
 
@@ -209,6 +210,8 @@ static int bh_bad_dims(int v) { (void)v; return -1; }
 static int bh_bad_dims_size(int v) { (void)v; return g_size + 1; }
 /* an element of a count array (a v/w collective's counts...): negative */
 #define bh_bad_count_array bh_bad_nonneg
+/* an element of a datatype constructor's count array (array_of_blocklengths...): negative */
+#define bh_bad_dtype_count_array bh_bad_nonneg
 /* an RMA target displacement: negative */
 static MPI_Aint bh_bad_disp(int v) { (void)v; return -1; }
 /* a pack position (the value an INOUT pointer gives): negative */
