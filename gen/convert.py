@@ -324,6 +324,11 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
                 # checked here, naming the call made (the runtime names the plain one) and the element
                 pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, fs_extent_size(a_%s, %d), %s))) goto out;'
                            % (n, errobj, n, counts, eo.name, p.extent == 'local', _element_class(k)))
+            elif p.dir == 'in' and p.length == '*' and p.extent in ('sources', 'destinations') and k.check == 'nonneg' \
+                    and eo and eo.kind.handle == 'comm':
+                # as long as the topology's in- or out-degree (none: the runtime refuses the communicator)
+                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, fs_degree(a_%s, %d), %s))) goto out;'
+                           % (n, errobj, n, counts, eo.name, p.extent == 'sources', _element_class(k)))
             else:
                 _check_elements(p, names, counts, errobj, pre)
             args.append(counts)

@@ -21,6 +21,9 @@ _DECL = re.compile(r'^(const )?(?P<base>[A-Za-z_][A-Za-z_0-9 ]*?)\s*(?P<ptr>\*?)
 def _load(spec_dir):
     with open(os.path.join(spec_dir, 'bad_input.json')) as f:
         data = json.load(f)
+    if data['degree_comm'] not in model.REQUIRES['comm']:  # the sort of communicator a degree needs
+        raise ValueError('bad_input.json: degree_comm %r is no sort of communicator %r'
+                         % (data['degree_comm'], sorted(model.REQUIRES['comm'])))
     for e in data['null_pointer_checks']['except']:  # a misspelt exception would exclude nothing
         if e['kind_class'] not in model.KIND_CLASSES or e.get('dir', 'out') not in ('out', 'inout') \
                 or not e.get('reason'):
@@ -150,10 +153,18 @@ def _array_cases(spec, data, name, large, params, q):
                  for j, x in enumerate(el)]
         out.append(_case(spec, data, name, large, params, q, 'distinct', rule['error_class'], pairs,
                          also={lname: '2'}, ranks=rule.get('min_ranks', 1)))
+    also = None
+    if q.extent in ('sources', 'destinations'):  # as long as a degree: on a communicator with a topology
+        comm = next((x for x in params if x.kind.cls == 'handle' and x.kind.handle == 'comm' and x.dir == 'in'
+                     and not x.is_array), None)
+        if comm is None:
+            return out
+        also = {comm.name: 'bh_default_comm_%s()' % data['degree_comm']}
     for r in data['array_checks']:
-        if _matches(r, q) and r.get('dir', q.dir) == q.dir and q.extent not in ('sources', 'destinations'):
+        if _matches(r, q) and r.get('dir', q.dir) == q.dir:
             out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],
-                             'bh_bad_%s(v)' % r['category'], named=q.name + '[0]' if r.get('name_index') else None))
+                             'bh_bad_%s(v)' % r['category'], also=also,
+                             named=q.name + '[0]' if r.get('name_index') else None))
     return out
 
 

@@ -171,6 +171,22 @@ int fs_extent_size(const rt_comm *comm, int local)
     return !local && remote > 0 ? remote : rt_comm_size_of(comm);
 }
 
+int fs_degree(rt_comm *comm, int sources)
+{
+    int kind = RT_UNDEFINED, n = 0, in = 0, out = 0, weighted = 0;
+    if (rt_Topo_test(comm, &kind) != RT_SUCCESS)
+        return 0;
+    if (kind == RT_CART)
+        return rt_Cartdim_get(comm, &n) == RT_SUCCESS ? 2 * n : 0;
+    if (kind == RT_GRAPH) {
+        int me = 0;
+        return rt_Comm_rank(comm, &me) == RT_SUCCESS && rt_Graph_neighbors_count(comm, me, &n) == RT_SUCCESS ? n : 0;
+    }
+    if (kind == RT_DIST_GRAPH && rt_Dist_graph_neighbors_count(comm, &in, &out, &weighted) == RT_SUCCESS)
+        return sources ? in : out;
+    return 0;
+}
+
 int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n, int errcls)
 {
     for (int i = 0; i < n; i++)

@@ -43,6 +43,10 @@ int fs_check_rank_below(rt_obj *eo, const char *fn, const char *arg, int shown, 
  * peers (the remote group of an inter-communicator, else the group), or the local group. */
 int fs_extent_size(const rt_comm *comm, int local);
 
+/* The length of a '*'-long array argument of a neighbourhood collective on comm: its
+ * topology's in-degree (sources) or out-degree; 0 without a topology. */
+int fs_degree(rt_comm *comm, int sources);
+
 /* Checks the first n elements of a count array arg (c: a collective's counts, a datatype
  * constructor's blocklengths) are >= 0, naming the element. Returns 0 or errcls raised
  * (RT_ERR_COUNT for a collective's, the kind's element_error_class). */

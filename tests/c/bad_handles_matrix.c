@@ -77,7 +77,9 @@ static MPI_Errhandler bh_default_errhandler(void) { return MPI_ERRORS_RETURN; }
 static MPI_Request bh_default_request(void) { return MPI_REQUEST_NULL; }
 static MPI_Win bh_default_win(void) { return g_win; }
 /* the objects a parameter's `requires` asks for: a 1-D Cartesian communicator and a graph
- * communicator without edges over MPI_COMM_WORLD, a window of shared memory */
+ * communicator without edges over MPI_COMM_WORLD, a window of shared memory; the Cartesian
+ * one is also the communicator of an array as long as a topology's degree (degree_comm: in-
+ * and out-degree 2, MPI_PROC_NULL neighbours at the ends) */
 static MPI_Comm bh_default_comm_cartesian(void) { return g_cart; }
 static MPI_Comm bh_default_comm_graph(void) { return g_graph; }
 static MPI_Win bh_default_win_shared(void) { return g_win_shared; }
