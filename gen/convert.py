@@ -138,11 +138,11 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
         nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not p.not_null)) else '0'
         if p.dir == 'in' and p.length == '*':
-            if p.extent in ('peers', 'local') and eo and eo.kind.handle == 'comm':
+            if _star_length(p, eo):
                 # checked here, naming the call and the element; the runtime decodes it again
-                pre.append('{ %s **chk_ = NULL; rc_ = %s_%s_array_in(%s, FN, "%s", %s, fs_extent_size(a_%s, %d), %s, &chk_); '
+                pre.append('{ %s **chk_ = NULL; rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, &chk_); '
                            'free(chk_); if (rc_) goto out; }'
-                           % (rtt, F, h, errobj, n, n, eo.name, p.extent == 'local', nullok))
+                           % (rtt, F, h, errobj, n, n, _star_length(p, eo), nullok))
             args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
         elif p.dir == 'in' and not p.is_array:
             decls.append('%s *%s = NULL;' % (rtt, a))
@@ -319,16 +319,10 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
                         % (_length(p, names), n, _map_out(F, m, '%s[i_]' % n)))
         elif k.poly:
             counts = '(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1)
-            if p.dir == 'in' and p.length == '*' and p.extent in ('peers', 'local') and k.check == 'nonneg' \
-                    and eo and eo.kind.handle == 'comm':
+            if p.dir == 'in' and p.length == '*' and k.check == 'nonneg' and _star_length(p, eo):
                 # checked here, naming the call made (the runtime names the plain one) and the element
-                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, fs_extent_size(a_%s, %d), %s))) goto out;'
-                           % (n, errobj, n, counts, eo.name, p.extent == 'local', _element_class(k)))
-            elif p.dir == 'in' and p.length == '*' and p.extent in ('sources', 'destinations') and k.check == 'nonneg' \
-                    and eo and eo.kind.handle == 'comm':
-                # as long as the topology's in- or out-degree (none: the runtime refuses the communicator)
-                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, fs_degree(a_%s, %d), %s))) goto out;'
-                           % (n, errobj, n, counts, eo.name, p.extent == 'sources', _element_class(k)))
+                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, %s, %s))) goto out;'
+                           % (n, errobj, n, counts, _star_length(p, eo), _element_class(k)))
             else:
                 _check_elements(p, names, counts, errobj, pre)
             args.append(counts)
@@ -388,6 +382,19 @@ def _check_elements(p, names, counts, errobj, pre):
         return
     pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, (int)(%s), %s))) goto out;'
                % (p.name, errobj, p.name, counts, _length(p, names), _element_class(p.kind)))
+
+
+def _star_length(p, eo):
+    """The length of a '*'-long IN array of a call on a communicator eo, as the face computes it:
+    as long as its (local or remote) group, or as its topology's in- or out-degree (none: 0, and
+    the runtime refuses the communicator); None for other arrays."""
+    if not eo or eo.kind.handle != 'comm':
+        return None
+    if p.extent in ('peers', 'local'):
+        return 'fs_extent_size(a_%s, %d)' % (eo.name, p.extent == 'local')
+    if p.extent in ('sources', 'destinations'):
+        return 'fs_degree(a_%s, %d)' % (eo.name, p.extent == 'sources')
+    return None
 
 
 def _map_in(F, m, expr):

@@ -140,19 +140,6 @@ def _array_cases(spec, data, name, large, params, q):
         return []
     out = []
     lname = q.length[0] if isinstance(q.length, list) else q.length
-    # (not an array as long as a topology's degree: the default communicator has none)
-    if q.kind.cls == 'handle' and q.kind.handle in data['handle_error_class'] and isinstance(q.length, str) \
-            and q.extent not in ('sources', 'destinations'):
-        h = q.kind.handle
-        out.append(_case(spec, data, name, large, params, q, h + '_array', data['handle_error_class'][h],
-                         'bh_bad_%s(v)' % h))
-    if q.distinct and isinstance(lname, str) and lname != '*':
-        rule = data['distinct_checks'][str(q.length[1]) if isinstance(q.length, list) else '1']
-        el = rule['element']
-        pairs = [('%d%s' % (row, '' if len(el) == 1 else '][%d' % j), str(x)) for row in (0, 1)
-                 for j, x in enumerate(el)]
-        out.append(_case(spec, data, name, large, params, q, 'distinct', rule['error_class'], pairs,
-                         also={lname: '2'}, ranks=rule.get('min_ranks', 1)))
     also = None
     if q.extent in ('sources', 'destinations'):  # as long as a degree: on a communicator with a topology
         comm = next((x for x in params if x.kind.cls == 'handle' and x.kind.handle == 'comm' and x.dir == 'in'
@@ -160,6 +147,17 @@ def _array_cases(spec, data, name, large, params, q):
         if comm is None:
             return out
         also = {comm.name: 'bh_default_comm_%s()' % data['degree_comm']}
+    if q.kind.cls == 'handle' and q.kind.handle in data['handle_error_class'] and isinstance(q.length, str):
+        h = q.kind.handle
+        out.append(_case(spec, data, name, large, params, q, h + '_array', data['handle_error_class'][h],
+                         'bh_bad_%s(v)' % h, also=also))
+    if q.distinct and isinstance(lname, str) and lname != '*':
+        rule = data['distinct_checks'][str(q.length[1]) if isinstance(q.length, list) else '1']
+        el = rule['element']
+        pairs = [('%d%s' % (row, '' if len(el) == 1 else '][%d' % j), str(x)) for row in (0, 1)
+                 for j, x in enumerate(el)]
+        out.append(_case(spec, data, name, large, params, q, 'distinct', rule['error_class'], pairs,
+                         also={lname: '2'}, ranks=rule.get('min_ranks', 1)))
     for r in data['array_checks']:
         if _matches(r, q) and r.get('dir', q.dir) == q.dir:
             out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],
