@@ -321,7 +321,7 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
             counts = '(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1)
             if p.dir == 'in' and p.length == '*' and k.check == 'nonneg' and _star_length(p, eo):
                 # checked here, naming the call made (the runtime names the plain one) and the element
-                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, %s, %s))) goto out;'
+                pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, %s, %s, 0))) goto out;'
                            % (n, errobj, n, counts, _star_length(p, eo), _element_class(k)))
             else:
                 _check_elements(p, names, counts, errobj, pre)
@@ -375,13 +375,16 @@ def _element_class(k):
 
 
 def _check_elements(p, names, counts, errobj, pre):
-    """An IN array of a nonneg kind as long as an IN parameter (a datatype constructor's
-    array_of_blocklengths): its elements checked here, naming the call made (the runtime names
-    the plain one) and the element; a NULL array is the runtime's to refuse."""
-    if p.dir != 'in' or p.kind.check != 'nonneg' or not isinstance(p.length, str) or p.length not in names:
+    """An IN array of a nonneg or positive kind as long as an IN parameter (a datatype
+    constructor's array_of_blocklengths, subarray's array_of_sizes): its elements checked here,
+    naming the call made (the runtime names the plain one) and the element; a NULL array is the
+    runtime's to refuse."""
+    if p.dir != 'in' or p.kind.check not in ('nonneg', 'positive') or not isinstance(p.length, str) \
+            or p.length not in names:
         return
-    pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, (int)(%s), %s))) goto out;'
-               % (p.name, errobj, p.name, counts, _length(p, names), _element_class(p.kind)))
+    pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, (int)(%s), %s, %d))) goto out;'
+               % (p.name, errobj, p.name, counts, _length(p, names), _element_class(p.kind),
+                  p.kind.check == 'positive'))
 
 
 def _star_length(p, eo):

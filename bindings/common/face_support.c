@@ -187,13 +187,13 @@ int fs_degree(rt_comm *comm, int sources)
     return 0;
 }
 
-int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n, int errcls)
+int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n, int errcls, int min)
 {
     for (int i = 0; i < n; i++)
-        if (rt_counts_get(c, (size_t)i) < 0)
-            return rt_raise(eo, errcls, fn, "invalid %s '%s[%d]' = %lld: must be >= 0",
+        if (rt_counts_get(c, (size_t)i) < min)
+            return rt_raise(eo, errcls, fn, "invalid %s '%s[%d]' = %lld: must be %s",
                             errcls == RT_ERR_COUNT ? "count" : "argument", arg, i,
-                            (long long)rt_counts_get(c, (size_t)i));
+                            (long long)rt_counts_get(c, (size_t)i), min > 0 ? "> 0" : ">= 0");
     return 0;
 }
 

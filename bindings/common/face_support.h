@@ -48,9 +48,10 @@ int fs_extent_size(const rt_comm *comm, int local);
 int fs_degree(rt_comm *comm, int sources);
 
 /* Checks the first n elements of a count array arg (c: a collective's counts, a datatype
- * constructor's blocklengths) are >= 0, naming the element. Returns 0 or errcls raised
- * (RT_ERR_COUNT for a collective's, the kind's element_error_class). */
-int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n, int errcls);
+ * constructor's blocklengths or sizes) are >= min (0, or 1 for a kind with check positive),
+ * naming the element. Returns 0 or errcls raised (RT_ERR_COUNT for a collective's, the
+ * kind's element_error_class). */
+int fs_check_counts(rt_obj *eo, const char *fn, const char *arg, rt_counts c, int n, int errcls, int min);
 
 /* The arguments of a rooted collective this process uses, by the root argument (runtime
  * value): FS_ROLE_ROOT (it is the root), FS_ROLE_MEMBER (it sends to or receives from the

@@ -49,6 +49,7 @@ static const char *bh_variants_dims[] = {"-1 at index 0", NULL};
 static const char *bh_variants_dims_size[] = {"the communicator's size + 1 at index 0", NULL};
 static const char *bh_variants_count_array[] = {"-1 at index 0", NULL};
 #define bh_variants_dtype_count_array bh_variants_count_array
+static const char *bh_variants_dtype_size_array[] = {"0 at index 0", NULL};
 static const char *bh_variants_disp[] = {"-1", NULL};
 static const char *bh_variants_position[] = {"-1", NULL};
 
@@ -214,6 +215,8 @@ static int bh_bad_dims_size(int v) { (void)v; return g_size + 1; }
 #define bh_bad_count_array bh_bad_nonneg
 /* an element of a datatype constructor's count array (array_of_blocklengths...): negative */
 #define bh_bad_dtype_count_array bh_bad_nonneg
+/* an element of a datatype constructor's size array (array_of_sizes, array_of_gsizes...): 0 */
+static int bh_bad_dtype_size_array(int v) { (void)v; return 0; }
 /* an RMA target displacement: negative */
 static MPI_Aint bh_bad_disp(int v) { (void)v; return -1; }
 /* a pack position (the value an INOUT pointer gives): negative */
