@@ -76,10 +76,11 @@ static inline void *af_buffer_in(const void *p)
 /* MPI_STATUS_IGNORE is NULL in the standard ABI. */
 #define af_status_ignored(s) ((s) == MPI_STATUS_IGNORE)
 #define af_statuses_ignored(s) ((s) == MPI_STATUSES_IGNORE)
-/* Face status <-> runtime status. status_out writes MPI_ERROR only when with_error is set:
- * MPI-5.0 3.2.5, only a multiple-completion call that returns MPI_ERR_IN_STATUS updates it
- * (and a call given the status to modify, INOUT); every other call leaves it as it was. */
-void af_status_in(const MPI_Status *s, rt_status *r);
+/* Face status <-> runtime status. status_in reads MPI_ERROR and status_out writes it only when
+ * with_error is set: MPI-5.0 3.2.5, only a multiple-completion call that returns
+ * MPI_ERR_IN_STATUS updates it, and MPI_Status_get_error/set_error (spec: status_error) read or
+ * set it; every other call leaves it as it was, even unset or holding no error code. */
+void af_status_in(const MPI_Status *s, rt_status *r, int with_error);
 void af_status_out(const rt_status *r, MPI_Status *s, int with_error);
 
 /* The integer (Fortran) handle of a standard-ABI handle, and back: predefined handles keep

@@ -91,13 +91,13 @@ int af_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int c
 }
 
 /* The five reserved slots hold the byte count (two ints), the cancelled flag and two spares. */
-void af_status_in(const MPI_Status *s, rt_status *r)
+void af_status_in(const MPI_Status *s, rt_status *r, int with_error)
 {
     int64_t count;
     memcpy(&count, &s->mpi_abi_slot[0], sizeof count);
     r->source = af_rank_in(s->MPI_SOURCE);
     r->tag = af_tag_in(s->MPI_TAG);
-    r->error = af_error_code_in(s->MPI_ERROR);
+    r->error = with_error ? af_error_code_in(s->MPI_ERROR) : RT_SUCCESS;
     r->count = count;
     r->cancelled = s->mpi_abi_slot[2];
 }

@@ -262,15 +262,15 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
         if p.dir in ('in', 'inout'):
             pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
                        % (n, errobj, n))
-            pre.append('%s = &%s_s; %s_status_in(%s, %s);' % (a, a, F, n, a))
+            pre.append('%s = &%s_s; %s_status_in(%s, %s, %d);' % (a, a, F, n, a, p.status_error))
         else:
             pre.append('if (!%s_status_ignored(%s)) { if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer (use MPI_STATUS_IGNORE)"); goto out; } %s = &%s_s; }'
                        % (F, n, n, errobj, n, a, a))
         args.append(a)
         if p.dir != 'in':
-            # MPI_ERROR is left alone by single-status calls (MPI-5.0 3.2.5); an INOUT status is
-            # the user's to set (MPI_Status_set_error), so it is written back whole
-            post_always.append('if (%s) %s_status_out(%s, %s, %d);' % (a, F, a, n, 1 if p.dir == 'inout' else 0))
+            # MPI_ERROR is left alone by single-status calls (MPI-5.0 3.2.5) but those the spec
+            # marks status_error (MPI_Status_set_error)
+            post_always.append('if (%s) %s_status_out(%s, %s, %d);' % (a, F, a, n, p.status_error))
         return
     if not p.entries:
         raise ValueError('status array %s has no entries' % n)

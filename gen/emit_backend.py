@@ -412,17 +412,23 @@ def _status(p, names, b):
     n, a = p.name, 'm_' + p.name
     b['mtypes'].append('void *')
     if not p.is_array:
-        b['decls'].append('afb_mstatus %s;' % a)
-        b['pre'].append('if (%s) afb_status_in(%s, &%s);' % (n, n, a))
+        # an OUT status is not read; its MPI_ERROR starts unset, so that afb_status_out keeps the
+        # user's unless the backend set it
+        b['decls'].append('afb_mstatus %s = {.MPI_ERROR = AFB_ERROR_UNSET};' % a)
+        if p.dir != 'out':
+            b['pre'].append('if (%s) afb_status_in(%s, &%s, %d);' % (n, n, a, p.status_error))
         b['args'].append('%s ? (void *)&%s : AFB_M_STATUS_IGNORE' % (n, a))
         if p.dir != 'in':
             b['post'].append('if (%s) afb_status_out(&%s, %s);' % (n, a, n))
         return
+    if p.dir != 'out':
+        raise ValueError('status array %s: only OUT arrays are forwarded' % n)
     ln = _length(p, names)
-    _temp_array(b, a, 'afb_mstatus', n, ln, None)
-    b['pre'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) afb_status_in(&%s[i_], &%s[i_]);' % (a, ln, n, a))
+    _temp_array(b, a, 'afb_mstatus', n, ln, '(afb_mstatus){.MPI_ERROR = AFB_ERROR_UNSET}')
     b['args'].append('%s ? (void *)%s : AFB_M_STATUS_IGNORE' % (a, a))
-    b['post'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) afb_status_out(&%s[i_], &%s[i_]);' % (a, ln, a, n))
+    # only the statuses the call wrote (`filled`: MPI_Waitsome's outcount) go back
+    filled = '(%s ? *%s : 0)' % (p.filled, p.filled) if p.filled else ln
+    b['post'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) afb_status_out(&%s[i_], &%s[i_]);' % (a, filled, a, n))
 
 
 def _function(ctx, p, b, large):
@@ -484,7 +490,7 @@ def callback_handler(ctx, cb, large):
             lines.append('MPI_Status %s = {0};' % a)
             lines.append('afb_status_out(m%d, &%s);' % (i, a))
             call.append('&' + a)
-            post.append('afb_status_in(&%s, m%d);' % (a, i))
+            post.append('afb_status_in(&%s, m%d, 1);' % (a, i))
         elif cls in ('int', 'aint', 'offset', 'count', 'logical'):
             m = k.map
             if ptr and m:

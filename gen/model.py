@@ -27,7 +27,7 @@ ACCEPTS = {'rank': [set(), {'MPI_PROC_NULL'}, {'MPI_ANY_SOURCE', 'MPI_PROC_NULL'
 ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
-              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'c', 'fortran'}
+              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'c', 'fortran'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -116,6 +116,9 @@ class Param:
     # an IN datatype the call must be given committed though no `elements` names it (it
     # describes memory elsewhere, e.g. an RMA target's: MPI-5.0 5.1.9)
     committed: bool = False
+    # a single status whose MPI_ERROR field the call reads (IN) or sets (INOUT); every other call
+    # given a status neither reads nor writes that field (MPI-5.0 3.2.5), whatever it holds
+    status_error: bool = False
     # a '*'-long array the caller sizes by this scalar IN parameter, of which the OUT parameter
     # `filled` (None: all `entries`) tells how many elements the call wrote
     entries: Optional[str] = None
@@ -282,6 +285,8 @@ def _params(raw, kinds, where):
             raise SpecError('%s: parameter %r: requires applies to IN handles: %r' % (where, p.get('name'), REQUIRES))
         if p.get('committed') and (kname != 'DATATYPE' or p['dir'] != 'in' or 'length' in p):
             raise SpecError('%s: parameter %r: committed applies to scalar IN datatypes' % (where, p.get('name')))
+        if p.get('status_error') and (kinds[kname].cls != 'status' or p['dir'] == 'out' or 'length' in p):
+            raise SpecError('%s: parameter %r: status_error applies to single IN or INOUT statuses' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
             raise SpecError('%s: parameter %r: not_null applies to IN handles without null_handle' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
@@ -293,7 +298,7 @@ def _params(raw, kinds, where):
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), not_null=p.get('not_null', False),
                          rank_of=p.get('rank_of'), distinct=p.get('distinct', False), requires=p.get('requires'),
-                         committed=p.get('committed', False),
+                         committed=p.get('committed', False), status_error=p.get('status_error', False),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 

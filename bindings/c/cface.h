@@ -47,10 +47,11 @@ static inline int *cf_weights_in(const int *w)
 
 #define cf_status_ignored(s) ((s) == MPI_STATUS_IGNORE)
 #define cf_statuses_ignored(s) ((s) == MPI_STATUSES_IGNORE)
-/* Face status <-> runtime status. status_out writes MPI_ERROR only when with_error is set:
- * MPI-5.0 3.2.5, only a multiple-completion call that returns MPI_ERR_IN_STATUS updates it
- * (and a call given the status to modify, INOUT); every other call leaves it as it was. */
-void cf_status_in(const MPI_Status *s, rt_status *r);
+/* Face status <-> runtime status. status_in reads MPI_ERROR and status_out writes it only when
+ * with_error is set: MPI-5.0 3.2.5, only a multiple-completion call that returns
+ * MPI_ERR_IN_STATUS updates it, and MPI_Status_get_error/set_error (spec: status_error) read or
+ * set it; every other call leaves it as it was, even unset or holding no error code. */
+void cf_status_in(const MPI_Status *s, rt_status *r, int with_error);
 void cf_status_out(const rt_status *r, MPI_Status *s, int with_error);
 
 #endif

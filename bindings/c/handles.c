@@ -58,11 +58,11 @@ int cf_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int c
     return fs_bad_handle(eo, fn, arg, shown, cls, status, found, errcls);
 }
 
-void cf_status_in(const MPI_Status *s, rt_status *r)
+void cf_status_in(const MPI_Status *s, rt_status *r, int with_error)
 {
     r->source = cf_rank_in(s->MPI_SOURCE);
     r->tag = cf_tag_in(s->MPI_TAG);
-    r->error = cf_error_code_in(s->MPI_ERROR);
+    r->error = with_error ? cf_error_code_in(s->MPI_ERROR) : RT_SUCCESS;
     r->cancelled = s->count_hi_and_cancelled & 1;
     r->count = (rt_count)(((uint64_t)(uint32_t)s->count_hi_and_cancelled >> 1) << 32 | (uint32_t)s->count_lo);
 }
