@@ -425,7 +425,7 @@ def _checks(proc, F, p, names, pre, errobj, a):
                    % (a, errobj, ecls, n, a))
     elif k.check in ('rank', 'rank_nni'):
         rules = _rank_rules(p)
-        if rules:
+        if rules and not p.checked_by_runtime:
             any_ok, root_ok = rules
             of = names[p.rank_of] if p.rank_of else names['comm']
             if of.kind.cls != 'handle':  # below a size given beside it (MPI_Type_create_darray's)

@@ -27,7 +27,8 @@ ACCEPTS = {'rank': [set(), {'MPI_PROC_NULL'}, {'MPI_ANY_SOURCE', 'MPI_PROC_NULL'
 ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
-              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'c', 'fortran'}
+              'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'checked_by_runtime',
+              'c', 'fortran'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -108,6 +109,11 @@ class Param:
     # local leader) or an IN size (MPI_Type_create_darray's rank); one without is not
     accepts: Optional[tuple] = None
     rank_of: Optional[str] = None
+    # a checked rank significant at one process only, which the runtime checks there and tells
+    # the others of (MPI_Intercomm_create's remote_leader, at the local leader): a face that
+    # refused it there alone would leave the others waiting, so the faces do not check it; the
+    # bad-input matrix does all the same
+    checked_by_runtime: bool = False
     # an IN array of ranks (or of (first, last, stride) triplets) that may not name a rank twice
     distinct: bool = False
     # an IN handle whose object the call needs to be of a sort (REQUIRES): the bad-input
@@ -285,6 +291,8 @@ def _params(raw, kinds, where):
             raise SpecError('%s: parameter %r: requires applies to IN handles: %r' % (where, p.get('name'), REQUIRES))
         if p.get('committed') and (kname != 'DATATYPE' or p['dir'] != 'in' or 'length' in p):
             raise SpecError('%s: parameter %r: committed applies to scalar IN datatypes' % (where, p.get('name')))
+        if p.get('checked_by_runtime') and 'accepts' not in p:
+            raise SpecError('%s: parameter %r: checked_by_runtime applies to ranks with accepts' % (where, p.get('name')))
         if p.get('status_error') and (kinds[kname].cls != 'status' or p['dir'] == 'out' or 'length' in p):
             raise SpecError('%s: parameter %r: status_error applies to single IN or INOUT statuses' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
@@ -299,6 +307,7 @@ def _params(raw, kinds, where):
                          filled=p.get('filled'), not_null=p.get('not_null', False),
                          rank_of=p.get('rank_of'), distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
+                         checked_by_runtime=p.get('checked_by_runtime', False),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 

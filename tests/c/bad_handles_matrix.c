@@ -52,6 +52,7 @@ static const char *bh_variants_count_array[] = {"-1 at index 0", NULL};
 static const char *bh_variants_dtype_size_array[] = {"0 at index 0", NULL};
 static const char *bh_variants_disp[] = {"-1", NULL};
 static const char *bh_variants_position[] = {"-1", NULL};
+static const char *bh_variants_blocklength[] = {"-1", NULL};
 
 struct bh_case {
     const char *fn, *param, *cls;
@@ -221,6 +222,8 @@ static int bh_bad_dtype_size_array(int v) { (void)v; return 0; }
 static MPI_Aint bh_bad_disp(int v) { (void)v; return -1; }
 /* a pack position (the value an INOUT pointer gives): negative */
 #define bh_bad_position bh_bad_nonneg
+/* a datatype constructor's scalar blocklength: negative */
+#define bh_bad_blocklength bh_bad_nonneg
 
 /* A datatype not committed (MPI_Type_contiguous(2, MPI_INT)), for an argument that describes a buffer. */
 static MPI_Datatype bh_bad_uncommitted(int v)

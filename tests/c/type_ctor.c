@@ -383,7 +383,15 @@ int main(int argc, char **argv)
         CHECK_ERR(MPI_Pack(src, 1, t, ia, 16, &n, MPI_COMM_WORLD), MPI_ERR_TYPE, NULL);
         MPI_Type_free(&t);
         CHECK_ERR(MPI_Type_contiguous(-1, MPI_INT, &t), MPI_ERR_COUNT, NULL);
-        CHECK_ERR(MPI_Type_vector(2, -1, 2, MPI_INT, &t), MPI_ERR_COUNT, NULL);
+        /* a negative count is MPI_ERR_COUNT, a negative scalar blocklength MPI_ERR_ARG, as a
+         * negative element of array_of_blocklengths (MPICH's and Open MPI's classes) */
+        CHECK_ERR(MPI_Type_vector(-1, 1, 2, MPI_INT, &t), MPI_ERR_COUNT, "MPI_Type_vector", "count", "-1");
+        CHECK_ERR(MPI_Type_vector(2, -1, 2, MPI_INT, &t), MPI_ERR_ARG, "MPI_Type_vector", "blocklength", "-1");
+        CHECK_ERR(MPI_Type_create_hvector(2, -2, 8, MPI_INT, &t), MPI_ERR_ARG, "MPI_Type_create_hvector", "blocklength", "-2");
+        CHECK_ERR(MPI_Type_create_indexed_block(2, -1, (int[]){0, 2}, MPI_INT, &t), MPI_ERR_ARG,
+                  "MPI_Type_create_indexed_block", "blocklength");
+        CHECK_ERR(MPI_Type_create_hindexed_block(2, -1, (MPI_Aint[]){0, 8}, MPI_INT, &t), MPI_ERR_ARG,
+                  "MPI_Type_create_hindexed_block", "blocklength");
         CHECK_ERR(MPI_Type_indexed(2, (int[]){1, -1}, (int[]){0, 2}, MPI_INT, &t), MPI_ERR_ARG, NULL);
         CHECK_ERR(MPI_Type_contiguous(2, MPI_DATATYPE_NULL, &t), MPI_ERR_TYPE, NULL);
         CHECK_ERR(MPI_Type_size(MPI_DATATYPE_NULL, &n), MPI_ERR_TYPE, NULL);
