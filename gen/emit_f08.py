@@ -7,7 +7,8 @@ import emit_fortran
 from render import render
 
 # Parameter classes the f08 wrappers convert so far; a procedure with any other is not generated.
-F08_CLASSES = {'handle', 'buffer', 'int', 'aint', 'offset', 'count', 'double', 'logical', 'status', 'string'}
+F08_CLASSES = {'handle', 'buffer', 'int', 'aint', 'offset', 'count', 'double', 'logical', 'status', 'string',
+               'attribute', 'extra_state', 'function'}
 # The f08 status's components: the C face's MPI_Status (gen/templates/mpi_mpich.h.j2), hidden ones first.
 STATUS_HIDDEN = ['count_lo', 'count_hi_and_cancelled']
 
@@ -37,9 +38,18 @@ def f08_params(proc):
     return emit_fortran.fortran_params(proc)
 
 
+def f08_callback(cbtype):
+    """Whether the module offers an abstract interface for callback type cbtype (a CallbackType
+    of callbacks.json): the attribute copy and delete callbacks, whose f08 form takes the same
+    arguments by reference as the `use mpi` one (an f08 handle is a BIND(C) type holding the
+    INTEGER), so the runtime calls either the same way (RT_CB_FORTRAN)."""
+    return cbtype is not None and emit_fortran.attribute_callback_flags(cbtype) is not None
+
+
 def f08_supported(proc, spec):
     """Whether the module offers proc: a Fortran procedure of the C face, not removed, whose
-    parameters are all of classes the wrappers convert (no weights)."""
+    parameters are all of classes the wrappers convert (no weights; procedures only of a
+    callback type f08_callback accepts)."""
     if not emit_fortran.fortran_supported(proc) or proc.removed_in or cdecl.face_manual(proc):
         return False
     if proc.ret != 'ERROR_CODE' and not spec.kinds[proc.ret].fortran:
@@ -49,7 +59,40 @@ def f08_supported(proc, spec):
             return False
         if p.kind.cls == 'buffer' and p.is_array:
             return False
+        if p.kind.cls == 'function' and not f08_callback(_callbacks(spec).get(p.func_type)):
+            return False
     return True
+
+
+def _callbacks(spec):
+    return {c.name: c for c in spec.callbacks}
+
+
+def callback_interfaces(spec, types, procs):
+    """Template data for the abstract interfaces of the callback types the offered procedures
+    take, and the predefined callbacks of those types (MPI_COMM_DUP_FN...) as external
+    procedures of that interface (libmpifort's Fortran ones, bindings/fortran/fsupport.c)."""
+    cbs = _callbacks(spec)
+    used = sorted({p.func_type for proc in procs for p in f08_params(proc) if p.kind.cls == 'function'})
+    out = []
+    for name in used:
+        cb = cbs[name]
+        names = [q.name for q in cb.params] + (['ierror'] if cb.ret == 'ERROR_CODE' else [])
+        decls = []
+        for q in cb.params:
+            k = q.kind
+            if k.cls == 'handle' and k.handle in types:
+                t = 'TYPE(%s)' % types[k.handle]
+            elif k.cls == 'logical':
+                t = 'LOGICAL'
+            else:
+                t = k.fortran
+            decls.append('%s :: %s' % (t, q.name))
+        if cb.ret == 'ERROR_CODE':
+            decls.append('INTEGER :: ierror')
+        out.append({'name': name, 'fnames_lines': _wrap(names), 'fdecls': decls,
+                    'predefined': sorted(p['name'] for p in spec.predefined_callbacks if p['type'] == name)})
+    return out
 
 
 def _fdecl(p, types, asynchronous):
@@ -63,6 +106,8 @@ def _fdecl(p, types, asynchronous):
         return '%s :: %s' % (', '.join(attrs), p.name)
     if k.cls == 'string':
         return 'CHARACTER(LEN=*), %s :: %s' % (intent, p.name)
+    if k.cls == 'function':
+        return 'PROCEDURE(%s) :: %s' % (p.func_type, p.name)
     if k.cls == 'handle' and k.handle in types:
         t = 'TYPE(%s)' % types[k.handle]
     elif k.cls == 'status':
@@ -108,7 +153,13 @@ def _procedure(proc, spec, types, entry):
         cparams.append('MPI_Fint *ierror')
         fdecls.append('INTEGER, OPTIONAL, INTENT(OUT) :: ierror')
     names = [p.name for p in params] + (['ierror'] if is_sub else [])
-    return {'name': proc.name, 'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub, 'ret': ret,
+    # A procedure argument cannot be a dummy of a BIND(C) interface unless it is BIND(C)
+    # itself: such a procedure is a module procedure passing C_FUNLOC of it to the C wrapper.
+    funcs = [p.name for p in params if p.kind.cls == 'function']
+    cdecls = ['TYPE(C_FUNPTR), VALUE :: %s' % p.name if p.kind.cls == 'function' else d
+              for p, d in zip(params, fdecls)] + fdecls[len(params):]
+    return {'funcs': funcs, 'cdecls': cdecls, 'cargs_lines': _wrap(['C_FUNLOC(%s)' % n if n in funcs else n for n in names]),
+            'name': proc.name, 'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub, 'ret': ret,
             'fret': None if is_sub else spec.kinds[proc.ret].fortran,
             'fnames': ', '.join(names), 'fdecls': fdecls, 'cparams': ', '.join(cparams) or 'void',
             'checks': checks, 'args': ', '.join(args + (['&ierr_'] if is_sub else []) + hidden),
@@ -156,8 +207,10 @@ def emit(spec):
     procs = [_procedure(p, spec, types, entries[p.name]) for p in spec.procedures
              if f08_supported(p, spec) and p.name in entries and not entries[p.name]['unsupported']]
     consts, commons = module_constants(spec, types)
+    offered = [p for p in spec.procedures if p.name in {q['name'] for q in procs}]
     return {
         'fortran/mpi_f08.f90': render('mpi_f08.f90.j2', 'f', types=sorted(set(types.values())), consts=consts,
-                                      commons=commons, procs=procs, status_hidden=STATUS_HIDDEN),
+                                      commons=commons, procs=procs, status_hidden=STATUS_HIDDEN,
+                                      callbacks=callback_interfaces(spec, types, offered)),
         'fortran/f08.c': render('fortran_f08.c.j2', procs=procs),
     }
