@@ -222,6 +222,8 @@ static int bh_bad_dtype_size_array(int v) { (void)v; return 0; }
 static MPI_Aint bh_bad_disp(int v) { (void)v; return -1; }
 /* a pack position (the value an INOUT pointer gives): negative */
 #define bh_bad_position bh_bad_nonneg
+/* the default callback of a call that takes one (cast to its type): a case never calls it */
+static void bh_any_function(void) {}
 /* a datatype constructor's scalar blocklength: negative */
 #define bh_bad_blocklength bh_bad_nonneg
 
