@@ -1,6 +1,7 @@
 # Argument checking and translation from a C face (MPICH ABI or standard ABI) to the runtime,
 # derived from each parameter's kind. One Body per C function; the template lays it out.
 import dataclasses
+from typing import Optional
 
 import cdecl
 from emit_runtime import ERRHANDLER_OBJECT_CLASSES, rt_name
@@ -15,6 +16,15 @@ NULL_OK_IN = {'request', 'message', 'info'}
 MAX_LENGTH_ERR = {'MPI_MAX_INFO_KEY': 'RT_ERR_INFO_KEY', 'MPI_MAX_INFO_VAL': 'RT_ERR_INFO_VALUE'}
 
 
+class Stmt(str):
+    """A step of `pre` with its form on the fast path of a read_only procedure (`fast`: the same
+    test, raising nothing, `goto slow_` to make the call again in full), or None."""
+    def __new__(cls, text, fast=None):
+        s = super().__new__(cls, text)
+        s.fast = fast
+        return s
+
+
 @dataclasses.dataclass
 class Body:
     decls: list
@@ -25,6 +35,19 @@ class Body:
     cleanup: list
     errobj: str      # expression for the object whose handler reports argument errors
     refused: str = ''  # collective: what to return when the face refused an argument (rc_)
+    fast: Optional[list] = None  # read_only: the fast forms of `pre` (face_entry.c.j2)
+
+
+def _fast_decode(F, h, expr, a):
+    """The fast form of decoding handle expr of class h into a: a predefined handle at once;
+    any other (a user's object, the null handle, a bad one) takes the full path."""
+    return 'if (%s_%s_try_builtin((intptr_t)%s, &%s)) goto slow_;' % (F, h, expr, a)
+
+
+def _null_check(n, errobj):
+    """The test that pointer argument n is not NULL (MPI_ERR_ARG naming it)."""
+    return Stmt('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
+                % (n, errobj, n), 'if (!%s) goto slow_;' % n)
 
 
 def _rank_rules(p):
@@ -54,14 +77,15 @@ def body(proc, large, face):
     errobj = '(rt_obj *)a_%s' % eo.name if eo else 'NULL'
     if eo:
         decls.append('%s *a_%s = NULL;' % (cdecl.RT_HANDLE_TYPE[eo.kind.handle], eo.name))
-        pre.append('rc_ = %s_%s_in(NULL, FN, "%s", %s, %d, &a_%s); if (rc_) goto out;'
-                   % (F, eo.kind.handle, eo.name, eo.name, 1 if (eo.optional or eo.null_handle) else 0, eo.name))
+        nullok = 1 if (eo.optional or eo.null_handle) else 0
+        pre.append(Stmt('rc_ = %s_%s_in(NULL, FN, "%s", %s, %d, &a_%s); if (rc_) goto out;'
+                        % (F, eo.kind.handle, eo.name, eo.name, nullok, eo.name),
+                        _fast_decode(F, eo.kind.handle, eo.name, 'a_' + eo.name)))
 
     def need_ptr(p):
         if p.optional:
             return
-        pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
-                   % (p.name, errobj, p.name))
+        pre.append(_null_check(p.name, errobj))
 
     role_at, role_used = len(pre), False  # a rooted collective's role: once comm is decoded
     root = _root(params)
@@ -118,7 +142,13 @@ def body(proc, large, face):
     if proc.collective and eo and eo.kind.handle == 'comm':
         decls.append('int called_ = 0;')
         refused = 'rt_coll_refused(a_%s, rc_, FN)' % eo.name
-    return Body(decls, pre, args, post, post_always, cleanup, errobj, refused)
+    fast = None
+    if proc.read_only:  # its checks are decodes and pointer tests, so a failure can start again in full
+        fast = [getattr(s, 'fast', None) for s in pre]
+        if None in fast or post_always or cleanup or refused:
+            raise ValueError('%s: read_only, but a step has no fast form: %s'
+                             % (proc.name, [s for s in pre if getattr(s, 'fast', None) is None] or post_always + cleanup))
+    return Body(decls, pre, args, post, post_always, cleanup, errobj, refused, fast)
 
 
 def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, args, post, post_always, cleanup):
@@ -148,8 +178,9 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
             decls.append('%s *%s = NULL;' % (rtt, a))
             if p.pointer:
                 need_ptr(p)
-            pre.append('rc_ = %s_%s_in(%s, FN, "%s", %s%s, %s, &%s); if (rc_) goto out;'
-                       % (F, h, errobj, n, '*' if p.pointer else '', n, nullok, a))
+            pre.append(Stmt('rc_ = %s_%s_in(%s, FN, "%s", %s%s, %s, &%s); if (rc_) goto out;'
+                            % (F, h, errobj, n, '*' if p.pointer else '', n, nullok, a),
+                            _fast_decode(F, h, ('*' if p.pointer else '') + n, a)))
             args.append(a)
         elif p.dir == 'in':
             ln = _length(p, names)
@@ -260,8 +291,7 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
     if not p.is_array:
         decls.append('rt_status %s_s = {0}, *%s = NULL;' % (a, a))
         if p.dir in ('in', 'inout'):
-            pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
-                       % (n, errobj, n))
+            pre.append(_null_check(n, errobj))
             pre.append('%s = &%s_s; %s_status_in(%s, %s, %d);' % (a, a, F, n, a, p.status_error))
         else:
             pre.append('if (!%s_status_ignored(%s)) { if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer (use MPI_STATUS_IGNORE)"); goto out; } %s = &%s_s; }'
@@ -346,8 +376,7 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
         args.append(n)
         return
     if (p.dir == 'out' or p.dir == 'inout') and not p.optional:
-        pre.append('if (!%s) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null pointer"); goto out; }'
-                   % (n, errobj, n))
+        pre.append(_null_check(n, errobj))
         if p.dir == 'inout' and k.check in ('nonneg', 'positive'):  # the value given (a pack position)
             _checks(proc, F, p, names, pre, errobj, '(*%s)' % n)
     if not m and face_t.replace('MPI_Aint', 'rt_aint').replace('MPI_Count', 'rt_count').replace('MPI_Offset', 'rt_offset') == rt_t:
@@ -362,7 +391,8 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
     if m:
         post.append('*%s = %s;' % (n, _map_out(F, m, a)))
     elif face_t == 'int' and rt_t != 'int':
-        post.append('*%s = (%s > INT_MAX || %s < INT_MIN) ? MPI_UNDEFINED : (int)%s;' % (n, a, a, a))
+        # MPI_UNDEFINED when it does not fit (MPI_Type_size of a type over 2 GiB)
+        post.append('*%s = %s == (int)%s ? (int)%s : MPI_UNDEFINED;' % (n, a, a, a))
     else:
         post.append('*%s = (%s)%s;' % (n, face_t, a))
 

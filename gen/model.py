@@ -37,7 +37,7 @@ REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
 RANK_OF_HANDLES = {'win', 'comm', 'group'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif',
-                  'requests'}
+                  'requests', 'read_only'}
 # a procedure's effect on the persistent requests of its REQUEST parameter ('requests'): creates
 # one, inactive ('persistent'), starts them ('start'), completes the active ones it reports
 # complete ('complete'), frees it ('free'); the standard-ABI shim tracks which are active from it
@@ -155,6 +155,10 @@ class Procedure:
     in_c: bool = True
     in_fortran: bool = True
     requests: Optional[str] = None  # one of REQUEST_EFFECTS, or None
+    # the call only reads its arguments and the objects they name, raises no error when they are
+    # valid, and calls nobody: the faces try it first on a fast path without the library's lock
+    # or error reporting, and make it again in full if anything is amiss (face_entry.c.j2)
+    read_only: bool = False
 
     @property
     def short(self):
@@ -395,7 +399,7 @@ def load(spec_dir):
                 deprecated_since=_version(r, 'deprecated_since', where), removed_in=_version(r, 'removed_in', where),
                 replaced_by=r.get('replaced_by'), in_standard_abi=r.get('in_standard_abi', True), large_count=large,
                 before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True),
-                requests=r.get('requests')))
+                requests=r.get('requests'), read_only=r.get('read_only', False)))
     names = {}
     for p in procedures:
         if p.name in names:

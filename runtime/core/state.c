@@ -49,6 +49,7 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
     rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
     rt__g.life.state = RT_STATE_INITIALIZED;
     rt_ready = 1;
+    rt__fast_update();
     rt__progress_thread_start();
     if (provided)
         *provided = rt__g.life.thread_provided;
@@ -110,6 +111,7 @@ int rt_Finalize(void)
     rt__type_attrs_finalize();
     rt__g.life.state = RT_STATE_FINALIZED;
     rt_ready = 0;
+    rt__fast_update();
     return RT_SUCCESS;
 }
 

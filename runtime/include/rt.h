@@ -218,6 +218,16 @@ static inline void rt_leave(int locked)
     if (locked)
         rt__big_unlock();
 }
+/* Whether a read_only call (spec) may run without rt_enter/rt_leave: MPI is initialized and the
+ * lock is off. Only the program's thread turns the lock on or off, and only that thread is in
+ * the library then (the progress thread works under the lock alone); such a call changes
+ * nothing that rt_leave would act upon. */
+extern int rt__fast; /* rt_ready && !rt__lock_on, kept by rt__fast_update */
+void rt__fast_update(void);
+static inline int rt_fast_ok(void)
+{
+    return __atomic_load_n(&rt__fast, __ATOMIC_RELAXED);
+}
 
 /* A NULL buffer argument `arg` (MPI_BOTTOM) holding `count` elements (argument `count_arg`) of
  * type (NULL: unused here): RT_SUCCESS when count is 0, the type holds no data, or the type's
