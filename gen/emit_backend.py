@@ -394,8 +394,13 @@ def _number(ctx, proc, p, names, large, b):
         # they are: '*'-long rank lists and [n][3] ranges hold ranks, not sentinels
         b['args'].append('(void *)%s' % n)
         return
+    if not p.is_array and p.dir == 'out':
+        # the backend writes the user's int, mapped in place once it has (no copy on the way)
+        b['args'].append('(void *)%s' % n)
+        b['post'].append('if (rc_ == 0 && %s) *%s = %s(*%s);' % (n, n, _map_fn(m, 'out'), n))
+        return
     if not p.is_array:
-        b['decls'].append('int %s = %s;' % (a, '0' if p.dir == 'out' else '%s(*%s)' % (_map_fn(m, 'in'), n)))
+        b['decls'].append('int %s = %s(*%s);' % (a, _map_fn(m, 'in'), n))
         b['args'].append('%s ? &%s : NULL' % (n, a))
         b['post'].append('if (%s) *%s = %s(%s);' % (n, n, _map_fn(m, 'out'), a))
         return
