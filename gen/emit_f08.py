@@ -42,8 +42,16 @@ def f08_callback(cbtype):
     """Whether the module offers an abstract interface for callback type cbtype (a CallbackType
     of callbacks.json): the attribute copy and delete callbacks, whose f08 form takes the same
     arguments by reference as the `use mpi` one (an f08 handle is a BIND(C) type holding the
-    INTEGER), so the runtime calls either the same way (RT_CB_FORTRAN)."""
-    return cbtype is not None and emit_fortran.attribute_callback_flags(cbtype) is not None
+    INTEGER), so the runtime calls either the same way (RT_CB_FORTRAN); and a subroutine whose C
+    form takes every argument by pointer, each an integer or a handle the Fortran face passes
+    as is (not a file: converted), so the C call suits the Fortran procedure (error handlers)."""
+    if cbtype is None:
+        return False
+    if emit_fortran.attribute_callback_flags(cbtype) is not None:
+        return True
+    args = [q for q in cbtype.params if q.kind.cls != 'varargs']
+    return cbtype.ret == 'NOTHING' and bool(args) and all(
+        q.pointer and (q.kind.cls == 'int' or q.kind.cls == 'handle' and q.kind.handle != 'file') for q in args)
 
 
 def f08_supported(proc, spec):
@@ -77,10 +85,12 @@ def callback_interfaces(spec, types, procs):
     out = []
     for name in used:
         cb = cbs[name]
-        names = [q.name for q in cb.params] + (['ierror'] if cb.ret == 'ERROR_CODE' else [])
+        names = [q.name for q in cb.params if q.kind.cls != 'varargs'] + (['ierror'] if cb.ret == 'ERROR_CODE' else [])
         decls = []
         for q in cb.params:
             k = q.kind
+            if k.cls == 'varargs':
+                continue
             if k.cls == 'handle' and k.handle in types:
                 t = 'TYPE(%s)' % types[k.handle]
             elif k.cls == 'logical':
