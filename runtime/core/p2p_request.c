@@ -4,6 +4,7 @@
 #include "coll.h"
 
 #include <stdlib.h>
+#include <sys/resource.h>
 
 rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
 {
@@ -132,6 +133,15 @@ static int request_error(const rt_request *r, const char *fn)
     if (s->error == RT_X_ERR_PROC_FAILED)
         return rt_raise((rt_obj *)r->comm, s->error, fn, "the %s rank %s failed: that process has failed",
                         x->kind == RT__REQ_SEND ? "send to" : "receive from", peer);
+    if (s->error == RT_ERR_NO_SPACE) { /* a transport's socket(): EMFILE or ENFILE */
+        struct rlimit rl = {0, 0};
+        getrlimit(RLIMIT_NOFILE, &rl);
+        return rt_raise((rt_obj *)r->comm, s->error, fn,
+                        "the transfer with rank %s failed: no file descriptor left for its connection "
+                        "(this process may have %llu open: RLIMIT_NOFILE, hard limit %llu; or the "
+                        "system's table is full): raise the limit with `ulimit -n` before mpiexec",
+                        peer, (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+    }
     return rt_raise((rt_obj *)r->comm, s->error, fn, "the transfer with rank %s failed: %s", peer,
                     why ? why : "unknown error");
 }

@@ -78,7 +78,9 @@ typedef struct rt_tp_ops {
     /* Sends h and n = h->len payload bytes to world rank dst. n <= eager_max: copied before
      * returning 0, or RT_TP_AGAIN. Larger: RT_TP_PENDING, the buffer is read later and
      * send_done(sreq) reports completion; or RT_TP_AGAIN. data == NULL with n > 0: the
-     * payload is read through env->pack(sreq, ...) instead, at the same times. Order between two ranks on one
+     * payload is read through env->pack(sreq, ...) instead, at the same times. RT_ERR_NO_SPACE:
+     * no file descriptor left for a connection (EMFILE, ENFILE; the engine's message names
+     * RLIMIT_NOFILE), nothing sent, a later send may retry. Order between two ranks on one
      * transport is preserved (the non-overtaking rule relies on it). */
     int (*send)(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
     /* Receives the payload of large message `token` from src into buf (n bytes; n may be

@@ -111,6 +111,9 @@ struct tcp_recv {
 struct tcp_state {
     const rt_tp_env *env;
     int active, forced;
+    int sockbuf;                /* SWITCHYARD_TCP_SOCKBUF: SO_SNDBUF/SO_RCVBUF of every socket, 0: the OS's */
+    int debug;                  /* SWITCHYARD_DEBUG has "transport": buffer sizes and write counts on stderr */
+    unsigned long long writes, short_writes; /* sendmsg calls that wrote, and those that wrote less than asked */
     int listen_fd, epfd;
     unsigned char secret[TCP_SECRET_MAX];
     size_t secret_len;
@@ -131,8 +134,11 @@ extern struct tcp_state tcp_g;
 
 /* ---- tcp_conn.c: connections ------------------------------------------------------- */
 /* Opens our connection to dst (address from the key-value space) and queues HELLO. 0 or an
- * error class. */
+ * error class (RT_ERR_NO_SPACE: socket() found no descriptor, EMFILE or ENFILE). */
 int tcp_connect(int dst);
+/* SWITCHYARD_TCP_SOCKBUF's SO_SNDBUF, SO_RCVBUF (and a segment size to match) on fd; on the
+ * listening socket and before connect, so that the handshake already uses them. */
+void tcp_sockbuf(int fd);
 /* Accepts pending connections on the listening socket. */
 void tcp_accept(void);
 /* Closes an incoming connection and unlinks it. */

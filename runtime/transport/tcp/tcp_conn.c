@@ -13,18 +13,61 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "rt_consts.h"
 
-/* Nonblocking, no Nagle delay (frames are written whole or as the socket takes them). */
+void tcp_sockbuf(int fd)
+{
+    /* segments of a quarter of the buffer: loopback's 64 KiB MSS above a window that never
+     * reaches it leaves the sender waiting for its persist timer (a stall of seconds) */
+    int mss = tcp_g.sockbuf / 4 > 536 ? tcp_g.sockbuf / 4 : 536;
+
+    if (tcp_g.sockbuf <= 0)
+        return;
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &tcp_g.sockbuf, sizeof tcp_g.sockbuf);
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &tcp_g.sockbuf, sizeof tcp_g.sockbuf);
+    setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss);
+}
+
+/* Nonblocking, no Nagle delay (frames are written whole or as the socket takes them), and
+ * the buffer sizes SWITCHYARD_TCP_SOCKBUF asks for (tiny ones split every read and write). */
 static void tune(int fd)
 {
+    static int said;
     int one = 1;
 
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    tcp_sockbuf(fd);
+    if (tcp_g.debug && !said) { /* what the kernel made of it (Linux doubles the value asked) */
+        int snd = 0, rcv = 0;
+        socklen_t l1 = sizeof snd, l2 = sizeof rcv;
+
+        said = 1;
+        getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &snd, &l1);
+        getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, &l2);
+        fprintf(stderr, "switchyard: rank %d: tcp: socket buffers: send %d, receive %d bytes\n",
+                tcp_g.env->world_rank, snd, rcv);
+    }
+}
+
+/* Says once per process on stderr that accept ran out of descriptors (the peer's connection
+ * waits in the backlog until one is free), naming the limit and how to raise it. */
+static void log_nofile(int err)
+{
+    static int logged;
+    struct rlimit rl;
+
+    if (logged || getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    logged = 1;
+    fprintf(stderr, "switchyard: rank %d: tcp: cannot accept a connection: %s: this process may "
+            "have %llu descriptors open (RLIMIT_NOFILE, hard limit %llu); raise the limit with "
+            "`ulimit -n` before mpiexec\n", tcp_g.env->world_rank, strerror(err),
+            (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
 int tcp_connect(int dst)
@@ -134,8 +177,11 @@ void tcp_accept(void)
         struct tcp_conn *c;
         struct epoll_event ev;
 
-        if (fd < 0)
-            return; /* EAGAIN, or a connection that went away */
+        if (fd < 0) { /* EAGAIN, or a connection that went away, or no descriptor left */
+            if (errno == EMFILE || errno == ENFILE)
+                log_nofile(errno);
+            return;
+        }
         tune(fd);
         c = calloc(1, sizeof *c);
         if (!c || tcp_random(c->nonce, TCP_NONCE) < 0) {

@@ -46,6 +46,8 @@ static int listen_and_publish(const rt_tp_env *env)
     if (inet_pton(AF_INET, want, &sa.sin_addr) != 1)
         return RT_ERR_ARG;
     tcp_g.listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (tcp_g.listen_fd >= 0)
+        tcp_sockbuf(tcp_g.listen_fd);
     if (tcp_g.listen_fd < 0 || bind(tcp_g.listen_fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
         listen(tcp_g.listen_fd, 128) < 0 ||
         getsockname(tcp_g.listen_fd, (struct sockaddr *)&sa, &len) < 0)
@@ -75,6 +77,9 @@ int tcp_init(const rt_tp_env *env)
     tcp_g.listen_fd = tcp_g.epfd = -1;
     tcp_g.env = env;
     tcp_g.forced = force && strcmp(force, "tcp") == 0;
+    if ((force = getenv("SWITCHYARD_TCP_SOCKBUF")) != NULL)
+        tcp_g.sockbuf = atoi(force) > 0 ? atoi(force) : 0;
+    tcp_g.debug = (force = getenv("SWITCHYARD_DEBUG")) != NULL && strstr(force, "transport") != NULL;
     for (r = 0; r < env->world_size && !need; r++) /* alike everywhere: some rank is elsewhere */
         need = wanted(env, r);
     if (!need)
@@ -318,6 +323,9 @@ void tcp_finalize(void)
             tcp_wait(1000000L);
     } while (owed);
     tcp_g.active = 0;
+    if (tcp_g.debug)
+        fprintf(stderr, "switchyard: rank %d: tcp: %llu writes, %llu of them partial\n",
+                env->world_rank, tcp_g.writes, tcp_g.short_writes);
     env->kvs_barrier();
     while ((c = tcp_g.conns))
         tcp_conn_close(c);

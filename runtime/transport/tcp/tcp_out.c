@@ -85,6 +85,8 @@ int tcp_flush(int dst)
             return wrote;
         }
         wrote = 1;
+        tcp_g.writes++;
+        tcp_g.short_writes += (size_t)w < iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
         o->off += (size_t)w;
         if (o->off < sizeof o->f + o->len)
             continue;
