@@ -8,7 +8,7 @@ from render import render
 
 # Parameter classes the f08 wrappers convert so far; a procedure with any other is not generated.
 F08_CLASSES = {'handle', 'buffer', 'int', 'aint', 'offset', 'count', 'double', 'logical', 'status', 'string',
-               'attribute', 'extra_state', 'function'}
+               'attribute', 'extra_state', 'function', 'c_pointer'}
 # The f08 status's components: the C face's MPI_Status (gen/templates/mpi_mpich.h.j2), hidden ones first.
 STATUS_HIDDEN = ['count_lo', 'count_hi_and_cancelled']
 
@@ -44,14 +44,23 @@ def f08_callback(cbtype):
     arguments by reference as the `use mpi` one (an f08 handle is a BIND(C) type holding the
     INTEGER), so the runtime calls either the same way (RT_CB_FORTRAN); and a subroutine whose C
     form takes every argument by pointer, each an integer or a handle the Fortran face passes
-    as is (not a file: converted), so the C call suits the Fortran procedure (error handlers)."""
+    as is (not a file: converted), or an address it takes by value (TYPE(C_PTR), VALUE), so
+    the C call suits the Fortran procedure (error handlers, MPI_User_function). The large-count
+    callbacks (MPI_Count lengths) go with the _c procedures, which the module does not offer."""
     if cbtype is None:
         return False
     if emit_fortran.attribute_callback_flags(cbtype) is not None:
         return True
     args = [q for q in cbtype.params if q.kind.cls != 'varargs']
-    return cbtype.ret == 'NOTHING' and bool(args) and all(
-        q.pointer and (q.kind.cls == 'int' or q.kind.cls == 'handle' and q.kind.handle != 'file') for q in args)
+    return cbtype.ret == 'NOTHING' and bool(args) and all(_by_value_ptr(q) or q.pointer and (
+        q.kind.cls in ('int', 'count') and q.kind.c == 'int' or q.kind.cls == 'handle' and q.kind.handle != 'file')
+        for q in args)
+
+
+def _by_value_ptr(q):
+    """Whether callback parameter q is an address the C form takes by value (class c_pointer,
+    e.g. MPI_User_function's vectors): TYPE(C_PTR), VALUE in f08, the same C argument."""
+    return q.kind.cls == 'c_pointer' and not q.pointer
 
 
 def f08_supported(proc, spec):
@@ -67,9 +76,18 @@ def f08_supported(proc, spec):
             return False
         if p.kind.cls == 'buffer' and p.is_array:
             return False
+        if p.kind.cls == 'c_pointer' and not _address_out(p):
+            return False
         if p.kind.cls == 'function' and not f08_callback(_callbacks(spec).get(p.func_type)):
             return False
     return True
+
+
+def _address_out(p):
+    """Whether procedure parameter p is an address the procedure stores (class c_pointer, OUT,
+    an address integer in `use mpi`: MPI_Alloc_mem's baseptr, MPI_Buffer_detach's buffer_addr):
+    TYPE(C_PTR), INTENT(OUT) in f08, where the Fortran face's entry writes a C pointer."""
+    return p.kind.cls == 'c_pointer' and p.dir == 'out' and p.kind.fortran == 'INTEGER(KIND=MPI_ADDRESS_KIND)'
 
 
 def _callbacks(spec):
@@ -95,6 +113,8 @@ def callback_interfaces(spec, types, procs):
                 t = 'TYPE(%s)' % types[k.handle]
             elif k.cls == 'logical':
                 t = 'LOGICAL'
+            elif _by_value_ptr(q):
+                t = 'TYPE(C_PTR), VALUE'
             else:
                 t = k.fortran
             decls.append('%s :: %s' % (t, q.name))
@@ -124,6 +144,8 @@ def _fdecl(p, types, asynchronous):
         t = 'TYPE(MPI_Status)'
     elif k.cls == 'logical':
         t = 'LOGICAL'
+    elif _address_out(p):
+        t = 'TYPE(C_PTR)'
     else:
         t = k.fortran
     shape = '(%s, *)' % p.length[1] if isinstance(p.length, list) else '(*)' if p.is_array else ''
