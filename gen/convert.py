@@ -39,9 +39,9 @@ class Body:
 
 
 def _fast_decode(F, h, expr, a):
-    """The fast form of decoding handle expr of class h into a: a predefined handle at once;
-    any other (a user's object, the null handle, a bad one) takes the full path."""
-    return 'if (%s_%s_try_builtin((intptr_t)%s, &%s)) goto slow_;' % (F, h, expr, a)
+    """The fast form of decoding handle expr of class h into a: at once (face_conv.h.j2's
+    _try_inline); any other (the null handle, a bad one) takes the full path."""
+    return 'if (%s_%s_try_inline((intptr_t)%s, &%s)) goto slow_;' % (F, h, expr, a)
 
 
 def _null_check(n, errobj):

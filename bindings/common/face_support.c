@@ -13,43 +13,33 @@ static const char *const class_names[RT_CLASS_COUNT] = {
     [RT_CLASS_KEYVAL] = "keyval",
 };
 
-/* MPICH's object-class codes (bits 26-29), indexed by runtime class. */
-static const unsigned mpich_code[RT_CLASS_COUNT] = {
-    [RT_CLASS_COMM] = 1, [RT_CLASS_GROUP] = 2, [RT_CLASS_DATATYPE] = 3, [RT_CLASS_FILE] = 4,
-    [RT_CLASS_ERRHANDLER] = 5, [RT_CLASS_OP] = 6, [RT_CLASS_INFO] = 7, [RT_CLASS_WIN] = 8,
-    [RT_CLASS_KEYVAL] = 9, [RT_CLASS_REQUEST] = 11, [RT_CLASS_MESSAGE] = 11, [RT_CLASS_SESSION] = 14,
-};
-#define KIND_INDIRECT 3u
-#define INDEX_BITS 22
-#define INDEX_MASK ((1u << INDEX_BITS) - 1)
-#define MESSAGE_SUBKIND 1u /* tells user messages from user requests, which share code 11 */
 
 unsigned fs_mpich_code(int cls)
 {
-    return mpich_code[cls];
+    return fs_mpich_code_of(cls);
 }
 
 static unsigned subkind_bits(const rt_obj *o)
 {
     if (o->cls == RT_CLASS_KEYVAL)
-        return mpich_code[o->subkind];
-    return o->cls == RT_CLASS_MESSAGE ? MESSAGE_SUBKIND : 0;
+        return fs_mpich_code_of(o->subkind);
+    return o->cls == RT_CLASS_MESSAGE ? FS_MESSAGE_SUBKIND : 0;
 }
 
 int32_t fs_user_int_handle(const rt_obj *o)
 {
-    return (int32_t)((KIND_INDIRECT << 30) | (mpich_code[o->cls] << 26) | (subkind_bits(o) << INDEX_BITS) |
-                     ((uint32_t)o->index & INDEX_MASK));
+    return (int32_t)((FS_KIND_INDIRECT << 30) | (fs_mpich_code_of(o->cls) << 26) | (subkind_bits(o) << FS_INDEX_BITS) |
+                     ((uint32_t)o->index & FS_INDEX_MASK));
 }
 
 int fs_int_class_of(int32_t h)
 {
     uint32_t u = (uint32_t)h;
-    unsigned code = (u >> 26) & 0xf, sub = (u >> INDEX_BITS) & 0xf;
+    unsigned code = (u >> 26) & 0xf, sub = (u >> FS_INDEX_BITS) & 0xf;
     if (code == 11)
-        return sub == MESSAGE_SUBKIND && (u >> 30) == KIND_INDIRECT ? RT_CLASS_MESSAGE : RT_CLASS_REQUEST;
+        return sub == FS_MESSAGE_SUBKIND && (u >> 30) == FS_KIND_INDIRECT ? RT_CLASS_MESSAGE : RT_CLASS_REQUEST;
     for (int c = 1; c < RT_CLASS_COUNT; c++)
-        if (mpich_code[c] == code && c != RT_CLASS_MESSAGE)
+        if (fs_mpich_code_of(c) == code && c != RT_CLASS_MESSAGE)
             return c;
     return RT_CLASS_NONE;
 }
@@ -58,13 +48,13 @@ int fs_user_from_int(int32_t h, int cls, rt_obj **out)
 {
     uint32_t u = (uint32_t)h;
     *out = NULL;
-    if ((u >> 30) != KIND_INDIRECT)
+    if ((u >> 30) != FS_KIND_INDIRECT)
         return FS_DEC_BAD;
     int found = fs_int_class_of(h);
     if (found != cls)
         return found == RT_CLASS_NONE ? FS_DEC_BAD : FS_DEC_WRONG_CLASS;
-    rt_obj *o = rt_obj_lookup(cls, (int32_t)(u & INDEX_MASK));
-    if (!o || subkind_bits(o) != ((u >> INDEX_BITS) & 0xf))
+    rt_obj *o = rt_obj_lookup(cls, (int32_t)(u & FS_INDEX_MASK));
+    if (!o || subkind_bits(o) != ((u >> FS_INDEX_BITS) & 0xf))
         return FS_DEC_FREED;
     *out = o;
     return FS_DEC_OK;

@@ -89,6 +89,38 @@ int fs_user_from_int(int32_t h, int cls, rt_obj **out);
 int fs_int_class_of(int32_t h);
 /* MPICH's object-class code (bits 26-29) of a runtime class. */
 unsigned fs_mpich_code(int cls);
+/* The MPICH ABI's user handle: KIND_INDIRECT (3) in bits 30-31, the class's code in 26-29, a
+ * subkind in 22-25 (a user message's 1, a keyval's object class), the table index below. */
+#define FS_KIND_INDIRECT 3u
+#define FS_INDEX_BITS 22
+#define FS_INDEX_MASK ((1u << FS_INDEX_BITS) - 1)
+#define FS_MESSAGE_SUBKIND 1u /* tells user messages from user requests, which share code 11 */
+static inline unsigned fs_mpich_code_of(int cls)
+{
+    switch (cls) {
+    case RT_CLASS_COMM: return 1;
+    case RT_CLASS_GROUP: return 2;
+    case RT_CLASS_DATATYPE: return 3;
+    case RT_CLASS_FILE: return 4;
+    case RT_CLASS_ERRHANDLER: return 5;
+    case RT_CLASS_OP: return 6;
+    case RT_CLASS_INFO: return 7;
+    case RT_CLASS_WIN: return 8;
+    case RT_CLASS_KEYVAL: return 9;
+    case RT_CLASS_REQUEST: case RT_CLASS_MESSAGE: return 11;
+    case RT_CLASS_SESSION: return 14;
+    default: return 0;
+    }
+}
+/* The live object a user handle h of class cls (not a keyval) names, or NULL when h is no such
+ * handle (a predefined or null handle, a freed or foreign one): inline, for the common case;
+ * fs_user_from_int tells why not. */
+static inline rt_obj *fs_user_at(int32_t h, int cls)
+{
+    uint32_t u = (uint32_t)h, hi = FS_KIND_INDIRECT << 30 | fs_mpich_code_of(cls) << 26 |
+                                   (cls == RT_CLASS_MESSAGE ? FS_MESSAGE_SUBKIND << FS_INDEX_BITS : 0);
+    return (u & ~FS_INDEX_MASK) == hi ? rt_obj_at(cls, (int32_t)(u & FS_INDEX_MASK)) : NULL;
+}
 
 /* The error class for an invalid handle of class cls (MPI_ERR_COMM, MPI_ERR_TYPE, ...). */
 int fs_handle_errclass(int cls);

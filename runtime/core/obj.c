@@ -21,6 +21,7 @@ union rt__builtin_store {
 static union rt__builtin_store builtin_store[RT_NBUILTINS];
 
 rt_obj *rt_builtins[RT_NBUILTINS];
+struct rt_objslots rt__objslots[RT_CLASS_COUNT]; /* rt__g.tab's slot and top, for rt_obj_at */
 
 /* Struct size of each class. */
 static const size_t class_size[RT_CLASS_COUNT] = {
@@ -88,6 +89,7 @@ void rt__objs_unload(void)
         free(t->slot);
         free(t->freel);
         memset(t, 0, sizeof *t);
+        rt__objslots[c] = (struct rt_objslots){NULL, 0};
         while (nspares[c] > 0)
             free(spares[c][--nspares[c]]);
     }
@@ -172,6 +174,7 @@ rt_obj *rt__obj_new(int cls)
         return NULL;
     }
     i = take_slot(t);
+    rt__objslots[cls] = (struct rt_objslots){t->slot, t->top};
     if (i < 0) {
         if (registered(cls))
             rt__objreg_remove(o);

@@ -145,6 +145,17 @@ extern rt_obj *rt_builtins[RT_NBUILTINS];
 
 /* The live object of class `cls` at table slot `index`, or NULL if there is none. */
 rt_obj *rt_obj_lookup(int cls, int32_t index);
+/* The same, inline, for a class known to be valid: the tables' slots as obj.c keeps them. */
+struct rt_objslots {
+    rt_obj **slot;
+    int32_t top; /* slots ever used: [0, top) */
+};
+extern struct rt_objslots rt__objslots[RT_CLASS_COUNT];
+static inline rt_obj *rt_obj_at(int cls, int32_t index)
+{
+    const struct rt_objslots *t = &rt__objslots[cls];
+    return (uint32_t)index < (uint32_t)t->top ? t->slot[index] : NULL;
+}
 
 /* 1 if p points at a live runtime object of class cls (p may be any non-NULL pointer
  * that a user passed as a handle: only the header is read). */
