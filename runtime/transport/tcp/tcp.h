@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "transport.h"
 #include "common/tp_pool.h"
@@ -182,6 +183,12 @@ int tcp_flush(int dst);
 /* Reads and handles the frames available on c; returns frames handled, -1 if c ended or must
  * be dropped (c->offence says why). Before c's HELLO is authenticated nothing else is read. */
 int tcp_read(struct tcp_conn *c);
+/* A byte source with read(2)'s contract (bytes read, 0 at the end, -1 with errno; EAGAIN:
+ * nothing more now). */
+typedef ssize_t (*tcp_source)(void *ctx, void *dst, size_t n);
+/* tcp_read with the bytes taken from src(ctx, ...) instead of c->fd: the whole frame parser
+ * (header checks, handshake, payloads, handling) without a socket (fuzz/tcp_frames.c). */
+int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx);
 
 /* ---- tcp_ops.c ---------------------------------------------------------------------- */
 int tcp_init(const rt_tp_env *env);

@@ -13,12 +13,18 @@
 
 #include "rt_consts.h"
 
-/* Reads up to want - *got bytes into dst + *got; 1 when complete, 0 when the socket has no
- * more now, -1 when the connection ended or failed. */
-static int fill(int fd, void *dst, size_t want, size_t *got)
+/* The socket as a byte source: read(2) on the descriptor *ctx. */
+static ssize_t fd_source(void *ctx, void *dst, size_t n)
+{
+    return read(*(const int *)ctx, dst, n);
+}
+
+/* Reads up to want - *got bytes from src into dst + *got; 1 when complete, 0 when the source
+ * has no more now, -1 when the connection ended or failed. */
+static int fill(tcp_source src, void *ctx, void *dst, size_t want, size_t *got)
 {
     while (*got < want) {
-        ssize_t r = read(fd, (unsigned char *)dst + *got, want - *got);
+        ssize_t r = src(ctx, (unsigned char *)dst + *got, want - *got);
 
         if (r > 0) {
             *got += (size_t)r;
@@ -182,6 +188,11 @@ static int may_be_hello(const struct tcp_conn *c, size_t got)
 
 int tcp_read(struct tcp_conn *c)
 {
+    return tcp_read_from(c, fd_source, &c->fd);
+}
+
+int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx)
+{
     int frames = 0, rc;
 
     for (;;) {
@@ -189,7 +200,7 @@ int tcp_read(struct tcp_conn *c)
         int64_t pay;
 
         if (c->got < sizeof c->f) {
-            rc = fill(c->fd, &c->f, sizeof c->f, &hgot);
+            rc = fill(src, ctx, &c->f, sizeof c->f, &hgot);
             c->got = hgot;
             if (c->peer < 0 && !may_be_hello(c, hgot)) {
                 c->offence = TCP_DROP_BAD;
@@ -224,7 +235,7 @@ int tcp_read(struct tcp_conn *c)
                 }
                 dst = c->buf;
             }
-            rc = fill(c->fd, dst, (size_t)pay, &pgot);
+            rc = fill(src, ctx, dst, (size_t)pay, &pgot);
             c->got = sizeof c->f + pgot;
             if (rc <= 0) {
                 c->offence = c->peer < 0 ? TCP_DROP_EOF : TCP_CLOSED;
