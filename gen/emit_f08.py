@@ -63,10 +63,25 @@ def _by_value_ptr(q):
     return q.kind.cls == 'c_pointer' and not q.pointer
 
 
+# Status forms with the layout of the C face's MPI_Status (a `use mpi` one, an f08 one).
+STATUS_LAYOUTS = {'f08_status', 'f_status'}
+
+
+def f08_direct(proc):
+    """Whether the module offers proc by calling its C procedure directly (no Fortran face
+    entry): a C procedure all of whose parameters are statuses in a Fortran layout
+    (MPI_Status_f082f, MPI_Status_f2f08), which the C types take as they are."""
+    params = f08_params(proc)
+    return proc.in_c and proc.ret == 'ERROR_CODE' and bool(params) and all(
+        p.kind.cls in STATUS_LAYOUTS and not p.is_array for p in params)
+
+
 def f08_supported(proc, spec):
     """Whether the module offers proc: a Fortran procedure of the C face, not removed, whose
     parameters are all of classes the wrappers convert (no weights; procedures only of a
     callback type f08_callback accepts)."""
+    if proc.in_fortran and not proc.removed_in and f08_direct(proc):
+        return True
     if not emit_fortran.fortran_supported(proc) or proc.removed_in or cdecl.face_manual(proc):
         return False
     if proc.ret != 'ERROR_CODE' and not spec.kinds[proc.ret].fortran:
@@ -140,8 +155,10 @@ def _fdecl(p, types, asynchronous):
         return 'PROCEDURE(%s) :: %s' % (p.func_type, p.name)
     if k.cls == 'handle' and k.handle in types:
         t = 'TYPE(%s)' % types[k.handle]
-    elif k.cls == 'status':
+    elif k.cls in ('status', 'f08_status'):
         t = 'TYPE(MPI_Status)'
+    elif k.cls == 'f_status':
+        return 'INTEGER, %s :: %s(MPI_STATUS_SIZE)' % (intent, p.name)
     elif k.cls == 'logical':
         t = 'LOGICAL'
     elif _address_out(p):
@@ -162,7 +179,9 @@ def _procedure(proc, spec, types, entry):
                  and not q.is_array), None)
     fdecls = [_fdecl(p, types, asynchronous) for p in params]
     cparams, checks, args, hidden = [], [], [], []
-    entry_decl = entry['params'].split(', ')
+    direct = entry is None  # f08_direct: the C procedure itself, its C types
+    entry_decl = ['%s%s *%s' % ('const ' if p.dir == 'in' else '', p.kind.c, p.name) for p in params] if direct \
+        else entry['params'].split(', ')
     i = 0
     for p in params:
         if p.kind.cls in ('buffer', 'string'):
@@ -194,8 +213,8 @@ def _procedure(proc, spec, types, entry):
             'name': proc.name, 'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub, 'ret': ret,
             'fret': None if is_sub else spec.kinds[proc.ret].fortran,
             'fnames': ', '.join(names), 'fdecls': fdecls, 'cparams': ', '.join(cparams) or 'void',
-            'checks': checks, 'args': ', '.join(args + (['&ierr_'] if is_sub else []) + hidden),
-            'entry_params': entry['params']}
+            'checks': checks, 'args': ', '.join(args + (['&ierr_'] if is_sub and not direct else []) + hidden),
+            'entry_params': None if direct else entry['params'], 'direct': direct}
 
 
 def _wrap(names, width=80):
@@ -236,8 +255,8 @@ def emit(spec):
     libmpifort), over the MPICH ABI's Fortran face."""
     types = handle_types(spec)
     entries = {e['name']: e for e in emit_fortran._entries(spec, False)}
-    procs = [_procedure(p, spec, types, entries[p.name]) for p in spec.procedures
-             if f08_supported(p, spec) and p.name in entries and not entries[p.name]['unsupported']]
+    procs = [_procedure(p, spec, types, entries.get(p.name)) for p in spec.procedures
+             if f08_supported(p, spec) and (f08_direct(p) or p.name in entries and not entries[p.name]['unsupported'])]
     consts, commons = module_constants(spec, types)
     offered = [p for p in spec.procedures if p.name in {q['name'] for q in procs}]
     return {
