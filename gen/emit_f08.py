@@ -124,20 +124,24 @@ def callback_interfaces(spec, types, procs):
             k = q.kind
             if k.cls == 'varargs':
                 continue
-            if k.cls == 'handle' and k.handle in types:
-                t = 'TYPE(%s)' % types[k.handle]
-            elif k.cls == 'logical':
-                t = 'LOGICAL'
-            elif _by_value_ptr(q):
-                t = 'TYPE(C_PTR), VALUE'
-            else:
-                t = k.fortran
+            t = _named_type(k, types) or ('TYPE(C_PTR), VALUE' if _by_value_ptr(q) else k.fortran)
             decls.append('%s :: %s' % (t, q.name))
         if cb.ret == 'ERROR_CODE':
             decls.append('INTEGER :: ierror')
         out.append({'name': name, 'fnames_lines': _wrap(names), 'fdecls': decls,
                     'predefined': sorted(p['name'] for p in spec.predefined_callbacks if p['type'] == name)})
     return out
+
+
+def _named_type(k, types):
+    """The f08 type a kind has by name (a handle's derived type, the status, LOGICAL), or None."""
+    if k.cls == 'handle' and k.handle in types:
+        return 'TYPE(%s)' % types[k.handle]
+    if k.cls in ('status', 'f08_status'):
+        return 'TYPE(MPI_Status)'
+    if k.cls == 'logical':
+        return 'LOGICAL'
+    return None
 
 
 def _fdecl(p, types, asynchronous):
@@ -153,18 +157,9 @@ def _fdecl(p, types, asynchronous):
         return 'CHARACTER(LEN=*), %s :: %s' % (intent, p.name)
     if k.cls == 'function':
         return 'PROCEDURE(%s) :: %s' % (p.func_type, p.name)
-    if k.cls == 'handle' and k.handle in types:
-        t = 'TYPE(%s)' % types[k.handle]
-    elif k.cls in ('status', 'f08_status'):
-        t = 'TYPE(MPI_Status)'
-    elif k.cls == 'f_status':
+    if k.cls == 'f_status':
         return 'INTEGER, %s :: %s(MPI_STATUS_SIZE)' % (intent, p.name)
-    elif k.cls == 'logical':
-        t = 'LOGICAL'
-    elif _address_out(p):
-        t = 'TYPE(C_PTR)'
-    else:
-        t = k.fortran
+    t = _named_type(k, types) or ('TYPE(C_PTR)' if _address_out(p) else k.fortran)
     shape = '(%s, *)' % p.length[1] if isinstance(p.length, list) else '(*)' if p.is_array else ''
     return '%s, %s :: %s%s' % (t, intent, p.name, shape)
 

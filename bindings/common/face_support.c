@@ -13,12 +13,6 @@ static const char *const class_names[RT_CLASS_COUNT] = {
     [RT_CLASS_KEYVAL] = "keyval",
 };
 
-
-unsigned fs_mpich_code(int cls)
-{
-    return fs_mpich_code_of(cls);
-}
-
 static unsigned subkind_bits(const rt_obj *o)
 {
     if (o->cls == RT_CLASS_KEYVAL)

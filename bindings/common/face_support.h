@@ -87,14 +87,13 @@ int32_t fs_user_int_handle(const rt_obj *o);
 int fs_user_from_int(int32_t h, int cls, rt_obj **out);
 /* The runtime class an MPICH-encoded integer handle claims to be (RT_CLASS_NONE if none). */
 int fs_int_class_of(int32_t h);
-/* MPICH's object-class code (bits 26-29) of a runtime class. */
-unsigned fs_mpich_code(int cls);
 /* The MPICH ABI's user handle: KIND_INDIRECT (3) in bits 30-31, the class's code in 26-29, a
  * subkind in 22-25 (a user message's 1, a keyval's object class), the table index below. */
 #define FS_KIND_INDIRECT 3u
 #define FS_INDEX_BITS 22
 #define FS_INDEX_MASK ((1u << FS_INDEX_BITS) - 1)
 #define FS_MESSAGE_SUBKIND 1u /* tells user messages from user requests, which share code 11 */
+/* MPICH's object-class code (bits 26-29) of a runtime class. */
 static inline unsigned fs_mpich_code_of(int cls)
 {
     switch (cls) {
