@@ -193,13 +193,20 @@ def conversion(proc, callbacks=None, abi=False):
                 args.append('&c_%s' % n)
                 post.append('*%s = c_%s ? 1 : 0;' % (n, n))
         elif c == 'handle' and abi and cdecl.c_base(p, False) != 'int':
-            if not _abi_handle(p, fparams, locals_, args, post, cleanup):
+            started = next((q for q in fparams if q.kind.cls == 'handle' and q.kind.handle == 'request' and
+                            q.dir == 'out' and not q.is_array), None)
+            if not _abi_handle(proc, p, fparams, locals_, args, post, cleanup):
                 unsupported = 'an array of handles of unknown length is not supported over the standard ABI'
-            elif p.is_array and p.dir == 'in' and any(q.kind.cls == 'handle' and q.kind.handle == 'request' and
-                                                      q.dir == 'out' and not q.is_array for q in fparams):
-                # the operation it starts may read the array after the call: a copy would be gone
-                unsupported = ('an operation started with an array of handles is not supported over the standard '
-                               'ABI yet')
+            elif p.is_array and p.dir == 'in' and started:
+                # the operation it starts may read the C copy until its request completes: the copy
+                # is kept until then (fkept.c), which the wrappers that complete requests see.
+                # Only a collective's request cannot be freed while active (MPI-4.0 6.12, 6.13).
+                if proc.collective:
+                    post.append('ff_keep(c_%s, c_%s);' % (started.name, n))
+                    post.append('c_%s = NULL;' % n)
+                else:
+                    unsupported = ('a point-to-point operation started with an array of handles is not '
+                                   'supported over the standard ABI')
         elif c == 'handle' and k.handle == 'file':
             if p.dir == 'in' and not p.is_array:
                 args.append('PMPI_File_f2c(*%s)' % n)
@@ -240,11 +247,13 @@ def conversion(proc, callbacks=None, abi=False):
     return decl, hidden, locals_, pre, args, post, cleanup, unsupported
 
 
-def _abi_handle(p, fparams, locals_, args, post, cleanup):
-    """A handle argument over the standard ABI: converted with MPI_X_f2c on the way in and
-    MPI_X_c2f on the way out (arrays element by element, through a temporary array). False
-    when it cannot be: an array whose length is unknown."""
+def _abi_handle(proc, p, fparams, locals_, args, post, cleanup):
+    """A handle argument of proc over the standard ABI: converted with MPI_X_f2c on the way in
+    and MPI_X_c2f on the way out (arrays element by element, through a temporary array). False
+    when it cannot be: an array whose length is unknown. Requests that proc completes or frees
+    release the memory kept for them (fkept.c) once they come back null."""
     n, ct = p.name, cdecl.c_base(p, False)
+    settles = p.kind.handle == 'request' and p.dir == 'inout' and proc.requests in ('complete', 'free')
     if not p.is_array:
         if p.dir == 'in' and p.pointer:  # MPI_Cancel(MPI_Request *)
             locals_.append('%s c_%s = %s(*%s);' % (ct, n, _f2c(ct), n))
@@ -255,6 +264,9 @@ def _abi_handle(p, fparams, locals_, args, post, cleanup):
             return True
         locals_.append('%s c_%s = %s;' % (ct, n, '%s(*%s)' % (_f2c(ct), n) if p.dir == 'inout' else '(%s)0' % ct))
         args.append('&c_%s' % n)
+        if settles:
+            locals_.append('struct ff_kept *k_%s = ff_detach(&c_%s, 1);' % (n, n))
+            cleanup.append('ff_settle(k_%s, &c_%s);' % (n, n))
         post.append('*%s = %s(c_%s);' % (n, _f2c(ct, 'c2f'), n))
         return True
     ln = _flen(p, fparams)
@@ -274,6 +286,9 @@ def _abi_handle(p, fparams, locals_, args, post, cleanup):
     back = 'for (MPI_Fint i_ = 0; c_%s && i_ < %s; i_++)\n        %s[i_] = %s(c_%s[i_]);' % (n, ln, n, _f2c(ct, 'c2f'), n)
     if p.dir != 'in':
         (post if p.dir == 'out' else cleanup).append(back)  # requests of MPI_Waitall: even on error
+    if settles:
+        locals_.append('struct ff_kept *k_%s = ff_detach(c_%s, c_%s ? %s : 0);' % (n, n, n, ln))
+        cleanup.append('ff_settle(k_%s, c_%s);' % (n, n))
     cleanup.append('free(c_%s);' % n)
     return True
 

@@ -72,6 +72,29 @@ ff_proc ff_callback(const char *type, ff_proc fn);
 enum { FF_EXTENT_PEERS, FF_EXTENT_LOCAL, FF_EXTENT_SOURCES, FF_EXTENT_DESTINATIONS };
 MPI_Fint ff_extent(MPI_Comm comm, int extent);
 
+#ifdef FF_ABI
+/* Over the standard ABI (fkept.c): memory that the operation started with `request` may read
+ * until it completes (the C copies of a nonblocking or persistent collective's handle arrays).
+ * ff_keep hands mem (malloc'd) over; the wrappers of the procedures that complete or free
+ * requests free it when its request comes back MPI_REQUEST_NULL: ff_detach takes the records
+ * of requests[0..n-1] before the call, ff_settle frees those whose request is now null and
+ * keeps the others. A request completed through the C library keeps its memory for good. */
+struct ff_kept;
+extern int ff_kept_count; /* records kept: the inline checks below cost a load when 0 */
+void ff_keep(MPI_Request request, void *mem);
+struct ff_kept *ff_detach_slow(const MPI_Request *requests, MPI_Fint n);
+void ff_settle_slow(struct ff_kept *detached, const MPI_Request *requests);
+static inline struct ff_kept *ff_detach(const MPI_Request *requests, MPI_Fint n)
+{
+    return __atomic_load_n(&ff_kept_count, __ATOMIC_RELAXED) ? ff_detach_slow(requests, n) : NULL;
+}
+static inline void ff_settle(struct ff_kept *detached, const MPI_Request *requests)
+{
+    if (detached)
+        ff_settle_slow(detached, requests);
+}
+#endif
+
 /* Over the standard ABI: raises MPI_ERR_UNSUPPORTED_OPERATION on MPI_COMM_WORLD with a
  * message naming the procedure (upper case) and why; returns the error code. */
 MPI_Fint ff_unsupported(const char *name, const char *why);
