@@ -163,9 +163,10 @@ def conversion(proc, callbacks=None, abi=False):
             flags = attribute_callback_flags(callbacks.get(p.func_type))
             if abi:  # a closure converting the C handles for the Fortran procedure (fcallbacks.c)
                 args[-1] = '(%s *)c_%s' % (p.func_type, n)
-                locals_.append('ff_proc c_%s = ff_callback("%s", (ff_proc)%s);' % (n, p.func_type, n))
-                locals_.append('if (!c_%s) {\n        *ierr = ff_unsupported("%s", "a Fortran %s is not supported over '
-                               'the standard ABI yet");\n        return;\n    }' % (n, proc.name.upper(), p.func_type))
+                locals_.append('ff_proc c_%s = NULL;' % n)  # stays NULL for a marker of the C null procedure
+                locals_.append('if (ff_callback("%s", (ff_proc)%s, &c_%s) != 0) {\n        *ierr = ff_unsupported("%s", '
+                               '"a Fortran %s is not supported over the standard ABI yet");\n        return;\n    }'
+                               % (p.func_type, n, n, proc.name.upper(), p.func_type))
             elif flags:
                 mark = 'MPIR_Keyval_set_fortran_cb(*%s, %s);' % (_keyval_param(proc), flags)
                 if mark not in post:  # copy and delete callbacks: one mark per keyval

@@ -56,7 +56,13 @@ $(TESTS_CABI_BIN): $(BUILD)/tests/abi/%: tests/c/%.c $(wildcard tests/c/*.h) \
 $(TESTS_ABI_BIN): $(BUILD)/tests/abi/%: tests/abi/%.c $(wildcard tests/c/*.h) \
 		$(call tests_dep,$(TESTS_MPICC_ABI),abi/mpi.h)
 	@mkdir -p $(@D)
-	$(TESTS_MPICC_ABI) $(TESTS_CFLAGS) -o $@ $<
+	$(TESTS_MPICC_ABI) $(TESTS_CFLAGS) -o $@ $< $(TESTS_UNIT_SRC)
+
+# Unit tests of the standard-ABI Fortran face's C part (tests/abi/fface_*.c): its symbols are
+# hidden in libmpifort_abi, so the source under test is compiled in (FF_ABI, as build.mk does).
+TESTS_FFACE_BIN := $(filter $(BUILD)/tests/abi/fface_%,$(TESTS_ABI_BIN))
+$(TESTS_FFACE_BIN): TESTS_UNIT_SRC = -DFF_ABI -Ibindings/fortran bindings/fortran/fcallbacks.c -lffi
+$(TESTS_FFACE_BIN): bindings/fortran/fcallbacks.c bindings/fortran/fface.h
 
 # the generated matrix of test bad_handles_matrix
 $(BUILD)/tests/c/bad_handles_matrix $(BUILD)/tests/abi/bad_handles_matrix: $(wildcard $(TESTS_GEN)/bad_handles_cases.h)

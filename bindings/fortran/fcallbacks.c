@@ -96,8 +96,30 @@ static void greq_cancel(ffi_cif *cif, void *ret, void **args, void *f)
     *(ffi_arg *)ret = (ffi_arg)ierr;
 }
 
+/* Data representations: CONVERSION(USERBUF, DATATYPE, COUNT, FILEBUF, POSITION, EXTRA_STATE,
+ * IERROR), POSITION an INTEGER(MPI_OFFSET_KIND); EXTENT(DATATYPE, EXTENT, EXTRA_STATE, IERROR). */
+static void datarep_conversion(ffi_cif *cif, void *ret, void **args, void *f)
+{
+    (void)cif;
+    MPI_Fint type = PMPI_Type_c2f(ARG(MPI_Datatype, 1)), count = ARG(int, 2), ierr = MPI_SUCCESS;
+    MPI_Offset position = ARG(MPI_Offset, 4);
+    MPI_Aint extra = (MPI_Aint)ARG(void *, 5);
+    ((void (*)(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Offset *, MPI_Aint *, MPI_Fint *))f)(
+        ARG(void *, 0), &type, &count, ARG(void *, 3), &position, &extra, &ierr);
+    *(ffi_arg *)ret = (ffi_arg)ierr;
+}
+
+static void datarep_extent(ffi_cif *cif, void *ret, void **args, void *f)
+{
+    (void)cif;
+    MPI_Fint type = PMPI_Type_c2f(ARG(MPI_Datatype, 0)), ierr = MPI_SUCCESS;
+    MPI_Aint extra = (MPI_Aint)ARG(void *, 2);
+    ((void (*)(MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *))f)(&type, ARG(MPI_Aint *, 1), &extra, &ierr);
+    *(ffi_arg *)ret = (ffi_arg)ierr;
+}
+
 /* The C signature of each callback type and its handler. */
-enum { P = 1, I = 2 }; /* argument types: pointer or handle (P), int (I) */
+enum { P = 1, I = 2, O = 3 }; /* argument types: pointer or handle (P), int (I), MPI_Offset (O) */
 static const struct kind {
     const char *type;
     void (*handler)(ffi_cif *, void *, void **, void *);
@@ -121,8 +143,19 @@ static const struct kind {
     {"MPI_Grequest_query_function", greq_query, 1, 2, {P, P}},
     {"MPI_Grequest_free_function", greq_free, 1, 1, {P}},
     {"MPI_Grequest_cancel_function", greq_cancel, 1, 2, {P, I}},
+    {"MPI_Datarep_conversion_function", datarep_conversion, 1, 6, {P, P, I, P, O, P}},
+    {"MPI_Datarep_extent_function", datarep_extent, 1, 3, {P, P, P}},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
+
+/* The Fortran marker procedures that stand for a callback type's C null procedure: the library
+ * gets NULL for them, never a closure. */
+static const struct {
+    const char *type;
+    ff_proc marker;
+} nulls[] = {
+    {"MPI_Datarep_conversion_function", mpi_conversion_fn_null_},
+};
 
 /* One closure per (kind, Fortran procedure), made on first use and never freed: the library
  * may call it for as long as any object made with it lives. */
@@ -141,7 +174,9 @@ static ff_proc make(int k, ff_proc fn)
 {
     if (!cif_ready[k]) {
         for (int i = 0; i < kinds[k].nargs; i++)
-            cif_args[k][i] = kinds[k].args[i] == I ? &ffi_type_sint : &ffi_type_pointer;
+            cif_args[k][i] = kinds[k].args[i] == I   ? &ffi_type_sint
+                             : kinds[k].args[i] == O ? &ffi_type_sint64
+                                                     : &ffi_type_pointer;
         if (ffi_prep_cif(&cifs[k], FFI_DEFAULT_ABI, (unsigned)kinds[k].nargs,
                          kinds[k].ret_int ? &ffi_type_sint : &ffi_type_void, cif_args[k]) != FFI_OK)
             return NULL;
@@ -161,13 +196,17 @@ static ff_proc make(int k, ff_proc fn)
     return c->code;
 }
 
-ff_proc ff_callback(const char *type, ff_proc fn)
+int ff_callback(const char *type, ff_proc fn, ff_proc *out)
 {
     int k = 0;
     while (k < NKINDS && strcmp(kinds[k].type, type) != 0)
         k++;
+    *out = NULL;
     if (k == NKINDS || !fn)
-        return NULL;
+        return -1;
+    for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+        if (fn == nulls[i].marker && strcmp(nulls[i].type, type) == 0)
+            return 0;
     ff_proc code = NULL;
     pthread_mutex_lock(&lock);
     for (struct closure *c = closures; c && !code; c = c->next)
@@ -176,6 +215,7 @@ ff_proc ff_callback(const char *type, ff_proc fn)
     if (!code)
         code = make(k, fn);
     pthread_mutex_unlock(&lock);
-    return code;
+    *out = code;
+    return code ? 0 : -1;
 }
 #endif

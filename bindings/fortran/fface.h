@@ -60,11 +60,15 @@ MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
  * MPI_WIN_BASE: the address itself) and plain values in Fortran. */
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
 
-/* Over the standard ABI: the C function to give the library for Fortran procedure fn passed
- * where the C binding takes a `type` (its name in the spec, e.g. "MPI_User_function"); NULL
- * when that callback type cannot be converted (fcallbacks.c). */
+/* Over the standard ABI: sets *code to the C function to give the library for Fortran procedure
+ * fn passed where the C binding takes a `type` (its name in the spec, e.g. "MPI_User_function"):
+ * a closure calling fn, or NULL when fn is the Fortran marker of the type's C null procedure
+ * (MPI_CONVERSION_FN_NULL). Returns 0, or -1 (*code NULL) when that callback type cannot be
+ * converted or memory runs out (fcallbacks.c). */
 typedef void (*ff_proc)(void);
-ff_proc ff_callback(const char *type, ff_proc fn);
+int ff_callback(const char *type, ff_proc fn, ff_proc *code);
+/* MPI_CONVERSION_FN_NULL of the Fortran faces (fsupport.c): a marker, never called. */
+FACE_API void mpi_conversion_fn_null_(void);
 
 /* Over the standard ABI: the length of a '*'-long array argument of a collective on comm, by
  * the spec's extent: its peers (the remote group of an inter-communicator, else the group),
