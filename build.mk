@@ -1,6 +1,6 @@
 # Second stage of the build (called by Makefile once build/gen exists): objects, the runtime
-# archive, libmpi.so.12 (MPICH ABI), libmpifort.so.12, libmpi_abi.so.1, libmpifort_abi.so.1,
-# headers, wrappers.
+# archive, libmpi.so.12 (MPICH ABI), libmpifort.so.12, libmpichfort.so.12 (MPICH's f08 entry
+# points), libmpi_abi.so.1, libmpifort_abi.so.1, headers, wrappers.
 GEN := $(BUILD)/gen
 OBJ := $(BUILD)/obj
 LIB := $(BUILD)/lib
@@ -13,6 +13,7 @@ C_SRC := $(wildcard bindings/c/*.c bindings/common/*.c) $(wildcard $(GEN)/c/*.c)
 F_SRC := $(wildcard bindings/fortran/*.c) $(wildcard $(GEN)/fortran/*.c)
 ABI_SRC := $(wildcard abi/*.c bindings/common/*.c) $(wildcard $(GEN)/abi/*.c)
 FABI_SRC := $(wildcard bindings/fortran/*.c) $(GEN)/fortran_abi/entry.c
+MF_SRC := $(wildcard bindings/mpichfort/*.c) $(GEN)/mpichfort/translate.c
 
 obj = $(patsubst %.c,$(OBJ)/$(1)/%.o,$(subst $(GEN)/,gen/,$(2)))
 RT_OBJ := $(call obj,rt,$(RT_SRC))
@@ -20,11 +21,13 @@ C_OBJ := $(call obj,c,$(C_SRC))
 F_OBJ := $(call obj,fortran,$(F_SRC))
 ABI_OBJ := $(call obj,abi,$(ABI_SRC))
 FABI_OBJ := $(call obj,fabi,$(FABI_SRC))
+MF_OBJ := $(call obj,mpichfort,$(MF_SRC))
 
 RT_INC := -Iruntime/include -I$(GEN) -Iruntime/launch -Iruntime/transport
 C_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -I$(GEN)/c
 F_INC := $(RT_INC) -I$(INC) -Ibindings/common -Ibindings/c -Ibindings/fortran -I$(GEN)/c -I$(GEN)/fortran
 ABI_INC := $(RT_INC) -I$(INC)/abi -Ibindings/common -Iabi -I$(GEN)/abi
+MF_INC := $(F_INC) -Ibindings/mpichfort
 FABI_INC := -DFF_ABI -I$(INC)/abi -Ibindings/fortran
 
 HEADERS := $(INC)/mpi.h $(INC)/abi/mpi.h $(INC)/abi/mpi_legacy.h $(INC)/mpif.h $(INC)/abi/mpif.h
@@ -33,7 +36,7 @@ VERSION := $(shell sed -n 's/^\#define SWITCHYARD_VERSION "\(.*\)"/\1/p' gen/tem
 WRAPPERS := $(BIN)/switchyard_info $(BIN)/mpicc $(BIN)/mpicxx $(BIN)/mpic++ $(BIN)/mpiCC $(BIN)/mpicc_abi $(BIN)/mpifort $(BIN)/mpif77 $(BIN)/mpif90 \
 	$(BIN)/mpifort_abi
 LIBS_OUT := $(LIB)/libmpi.so.12 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so $(LIB)/libmpifort.so.12 \
-	$(LIB)/libmpifort.so $(LIB)/libmpi_abi.so.1 $(LIB)/libmpi_abi.so $(LIB)/libmpifort_abi.so.1 \
+	$(LIB)/libmpifort.so $(LIB)/libmpichfort.so.12 $(LIB)/libmpi_abi.so.1 $(LIB)/libmpi_abi.so $(LIB)/libmpifort_abi.so.1 \
 	$(LIB)/libmpifort_abi.so
 
 .PHONY: all
@@ -62,6 +65,12 @@ $(OBJ)/fortran/%.o: %.c $(INC)/mpi.h
 $(OBJ)/fortran/gen/%.o: $(GEN)/%.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(F_INC) -MMD -MP -c $< -o $@
+$(OBJ)/mpichfort/%.o: %.c $(INC)/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MF_INC) -MMD -MP -c $< -o $@
+$(OBJ)/mpichfort/gen/%.o: $(GEN)/%.c $(INC)/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MF_INC) -MMD -MP -c $< -o $@
 $(OBJ)/abi/%.o: %.c $(INC)/abi/mpi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ABI_INC) -MMD -MP -c $< -o $@
@@ -93,6 +102,15 @@ $(LIB)/libmpifort.so.12: $(F_OBJ) $(OBJ)/mpi_f08.o $(LIB)/libmpi.so.12
 		-L$(LIB) -lmpi $(LIBS)
 $(LIB)/libmpifort.so: $(LIB)/libmpifort.so.12
 	ln -sf libmpifort.so.12 $@
+
+# MPICH's f08 entry points (mpifort.mpich's `use mpi_f08` programs): Fortran procedures over
+# libmpifort's mpi_f08 C functions; libgfortran converts its descriptors to C ones.
+$(LIB)/libmpichfort.so.12: $(MF_OBJ) $(OBJ)/mpichfort_entries.o $(LIB)/libmpifort.so.12
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpichfort.so.12 -Wl,-rpath,'$$ORIGIN' -o $@ $(MF_OBJ) \
+		$(OBJ)/mpichfort_entries.o -L$(LIB) -lmpifort -lmpi $(LIBS)
+$(OBJ)/mpichfort_entries.o: $(GEN)/mpichfort/entries.f90 $(INC)/mpi_f08.mod
+	@mkdir -p $(OBJ)/mpichfort
+	$(FC) -c -fPIC -g -O2 -I$(INC) -J$(OBJ)/mpichfort $(SAN) $< -o $@
 
 $(LIB)/libmpi_abi.so.1: $(ABI_OBJ) $(LIB)/libswitchyard_rt.a
 	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpi_abi.so.1 -o $@ $(ABI_OBJ) \
@@ -143,7 +161,7 @@ $(PC_FILES):
 	@mkdir -p $(dir $@)
 	sed -e 's|@NAME@|$*|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
--include $(RT_OBJ:.o=.d) $(C_OBJ:.o=.d) $(F_OBJ:.o=.d) $(ABI_OBJ:.o=.d) $(FABI_OBJ:.o=.d)
+-include $(RT_OBJ:.o=.d) $(C_OBJ:.o=.d) $(F_OBJ:.o=.d) $(ABI_OBJ:.o=.d) $(FABI_OBJ:.o=.d) $(MF_OBJ:.o=.d)
 
 # --- the launcher: $(BIN)/mpiexec (+ mpirun) from runtime/launch/mpiexec*.c and pmi_wire.c
 LAUNCH_SRC := $(wildcard runtime/launch/mpiexec*.c) runtime/launch/pmi_wire.c

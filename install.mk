@@ -6,7 +6,7 @@ DESTDIR ?=
 D := $(abspath $(DESTDIR)$(PREFIX))
 BIN_FILES := .mpiwrap mpicc mpicxx mpicc_abi mpifort mpifort_abi mpiexec switchyard_info
 BIN_LINKS := mpic++ mpiCC mpif77 mpif90 mpirun
-LIB_FILES := libmpi.so.12 libmpifort.so.12 libmpi_abi.so.1 libmpifort_abi.so.1
+LIB_FILES := libmpi.so.12 libmpifort.so.12 libmpichfort.so.12 libmpi_abi.so.1 libmpifort_abi.so.1
 LIB_LINKS := libmpich.so.12 libmpi.so libmpifort.so libmpi_abi.so libmpifort_abi.so
 
 .PHONY: install

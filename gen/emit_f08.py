@@ -245,13 +245,19 @@ def module_constants(spec, types):
     return out, blocks
 
 
+def offered_procedures(spec):
+    """(procedure, template data) of each procedure the module offers, in spec order."""
+    types = handle_types(spec)
+    entries = {e['name']: e for e in emit_fortran._entries(spec, False)}
+    return [(p, _procedure(p, spec, types, entries.get(p.name))) for p in spec.procedures
+            if f08_supported(p, spec) and (f08_direct(p) or p.name in entries and not entries[p.name]['unsupported'])]
+
+
 def emit(spec):
     """build/gen/fortran/mpi_f08.f90 (the module) and fortran/f08.c (its C wrappers, part of
     libmpifort), over the MPICH ABI's Fortran face."""
     types = handle_types(spec)
-    entries = {e['name']: e for e in emit_fortran._entries(spec, False)}
-    procs = [_procedure(p, spec, types, entries.get(p.name)) for p in spec.procedures
-             if f08_supported(p, spec) and (f08_direct(p) or p.name in entries and not entries[p.name]['unsupported'])]
+    procs = [d for _, d in offered_procedures(spec)]
     consts, commons = module_constants(spec, types)
     offered = [p for p in spec.procedures if p.name in {q['name'] for q in procs}]
     return {

@@ -10,6 +10,7 @@ import emit_runtime  # noqa: E402
 import emit_c  # noqa: E402
 import emit_fortran  # noqa: E402
 import emit_f08  # noqa: E402
+import emit_mpichfort  # noqa: E402
 import emit_abi  # noqa: E402
 import emit_backend  # noqa: E402
 import emit_testdata  # noqa: E402
@@ -48,7 +49,7 @@ def main(argv):
         sys.stderr.write('spec error: %s\n' % e)
         return 1
     files = {}
-    for emitter in (emit_runtime, emit_c, emit_fortran, emit_f08, emit_abi, emit_backend, emit_testdata):
+    for emitter in (emit_runtime, emit_c, emit_fortran, emit_f08, emit_mpichfort, emit_abi, emit_backend, emit_testdata):
         files.update(emitter.emit(spec))
     files.update(emit_badinput.emit(spec, argv[1]))
     write_all(argv[2], files)

@@ -1,0 +1,61 @@
+# Emits libmpichfort.so.12's sources: MPICH 4's `use mpi_f08` entry points (external Fortran
+# procedures) over the mpi_f08 module's C functions, so that programs built by mpifort.mpich run.
+import re
+
+import emit_f08
+from render import render
+
+# MPICH's prefix of an entry point's profiling twin (pmpir_send_f08ts_ beside mpi_send_f08ts_).
+PROFILING_PREFIX = 'PMPIR_'
+
+
+def mpich_name(proc):
+    """The name MPICH gives proc's f08 entry point: <name>_f08ts when a parameter is a choice
+    buffer (its `TYPE(*), DIMENSION(..)` form), else <name>_f08."""
+    return proc.name + ('_f08ts' if any(p.kind.cls == 'buffer' for p in emit_f08.f08_params(proc)) else '_f08')
+
+
+def _translation(p):
+    """The C expression passing parameter p to the module's C function: MPICH's sentinels
+    (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE, objects of the program) become ours."""
+    if p.kind.cls == 'buffer':
+        return 'mf_buffer(%s, &%s_)' % (p.name, p.name)
+    if p.kind.cls == 'status':
+        return 'mf_statuses(%s)' % p.name if p.is_array else 'mf_status(%s)' % p.name
+    return p.name
+
+
+def _entry(proc, d):
+    """Template data of proc's entry point and of its C translation (None when no parameter
+    can carry a sentinel: the entry point calls the module's C function directly)."""
+    params = emit_f08.f08_params(proc)
+    translate = any(p.kind.cls in ('buffer', 'status') for p in params)
+    uses = sorted({n for decl in d['cdecls'] + d['fdecls'] for n in re.findall(r'\b(MPI_\w+)\b', decl)},
+                  key=str.lower)
+    mich_name = mpich_name(proc)
+    return {'mname': mich_name, 'name': proc.name,
+            'twin': PROFILING_PREFIX + mich_name[len('MPI_'):], 'sub': d['sub'], 'fret': d['fret'],
+            'ret': d['ret'], 'fnames_lines': d['fnames_lines'], 'cargs_lines': d['cargs_lines'],
+            'fdecls': d['fdecls'], 'cdecls': d['cdecls'], 'funcs': d['funcs'], 'uses': ', '.join(uses),
+            'target': 'mf_' + proc.name if translate else d['symbol'], 'symbol': d['symbol'],
+            'translate': translate, 'cparams': d['cparams'],
+            'buffers': [p.name for p in params if p.kind.cls == 'buffer'],
+            'cargs': ', '.join([_translation(p) for p in params] + (['ierror'] if d['sub'] else []))}
+
+
+def entries(spec):
+    """Template data of every entry point libmpichfort offers: one per procedure the mpi_f08
+    module offers through an interface of its own (not the status conversions, which MPICH
+    offers as procedures of its mpi_f08_types module)."""
+    return [_entry(p, d) for p, d in emit_f08.offered_procedures(spec) if not d['direct']]
+
+
+def emit(spec):
+    """build/gen/mpichfort/entries.f90 (the handle operators of MPICH's mpi_f08_types module
+    and the entry points) and mpichfort/translate.c."""
+    procs = entries(spec)
+    return {
+        'mpichfort/entries.f90': render('mpichfort_entries.f90.j2', 'f', procs=procs,
+                                        types=sorted(set(emit_f08.handle_types(spec).values()))),
+        'mpichfort/translate.c': render('mpichfort_translate.c.j2', procs=[p for p in procs if p['translate']]),
+    }
