@@ -120,6 +120,10 @@ void *rt__sched_buffer(rt__sched *s, rt_count count, rt_type *type);
 /* Advances every running collective; returns how many steps it completed. Called by
  * rt__progress. */
 int rt__coll_progress(void);
+
+/* Raises err on comm for collective fn, naming the rank of comm whose transfer failed (peer),
+ * unless peer < 0; returns the error code. */
+int rt__coll_error(rt_comm *comm, int err, int peer, const char *fn);
 /* Starts persistent collective request r (inactive). RT_SUCCESS or an error class. */
 int rt__coll_start(rt_request *r);
 /* Frees r's schedule (request destructor). */

@@ -34,10 +34,21 @@ struct rt__sched {
     int nreqs, reqcap;
     rt_request *owner;        /* the collective request; NULL for a blocking call */
     int done, err;            /* finished, and its first error (blocking calls read them) */
+    int failed_peer;          /* the rank in comm whose transfer gave err, or -1 */
     rt__sched *next, *prev;   /* the list of running schedules */
 };
 
 static rt__sched *running;
+
+int rt__coll_error(rt_comm *comm, int err, int peer, const char *fn)
+{
+    const char *why = rt__class_string(err) ? rt__class_string(err) : "unknown error";
+    if (peer < 0)
+        return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s", why);
+    char who[24];
+    return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s, in the transfer with rank %s",
+                    why, rt__rank_text(peer, who, sizeof who));
+}
 
 /* ------------------------------------------------------------ building */
 
@@ -241,17 +252,21 @@ static void unlink_running(rt__sched *s)
     rt__async_busy(running != NULL);
 }
 
-/* The collective is over (err: the first failure): off the running list, complete. */
-static void finish(rt__sched *s, int err)
+/* The collective is over (err: the first failure, from a transfer with rank peer of comm, or
+ * -1): off the running list, complete. */
+static void finish(rt__sched *s, int err, int peer)
 {
     unlink_running(s);
     s->done = 1;
     s->err = err;
+    s->failed_peer = err ? peer : -1;
     rt_request *r = s->owner;
     if (!r)
         return;
-    if (err && !r->status.error)
+    if (err && !r->status.error) {
         r->status.error = err;
+        r->lost = s->failed_peer;
+    }
     rt__request_complete(r);
 }
 
@@ -286,28 +301,30 @@ static int advance(rt__sched *s)
             for (int i = 0; i < s->nreqs; i++)
                 if (!s->reqs[i]->complete)
                     return n;
-            int err = RT_SUCCESS;
+            int err = RT_SUCCESS, peer = -1;
             for (int i = 0; i < s->nreqs; i++) {
                 rt_request *q = s->reqs[i];
-                if (!err && q->status.error)
+                if (!err && q->status.error) {
                     err = q->status.error;
+                    peer = q->peer;
+                }
                 rt__obj_release(&q->obj);
             }
             n += s->nreqs;
             s->nreqs = 0;
             if (err) {
-                finish(s, err);
+                finish(s, err, peer);
                 return n;
             }
             err = run_local(s);
             if (err) {
-                finish(s, err);
+                finish(s, err, -1);
                 return n;
             }
             s->cur++;
         }
         if (s->cur == s->nrounds) {
-            finish(s, RT_SUCCESS);
+            finish(s, RT_SUCCESS, -1);
             return n;
         }
         /* start the round: receives first, so that messages to ourselves find them */
@@ -328,7 +345,7 @@ static int advance(rt__sched *s)
                             p->freed = 1; /* in flight: it goes when complete */
                     }
                     s->nreqs = 0;
-                    finish(s, err);
+                    finish(s, err, st->peer);
                     return n;
                 }
                 s->reqs[s->nreqs++] = q;
@@ -336,7 +353,7 @@ static int advance(rt__sched *s)
         if (!s->nreqs) { /* only local steps: run them now */
             int err = run_local(s);
             if (err) {
-                finish(s, err);
+                finish(s, err, -1);
                 return n;
             }
             s->cur++;
@@ -422,15 +439,14 @@ int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a,
         launch(s);
         rt__wait_until(sched_done, s);
         err = s->err;
+        int peer = s->failed_peer;
         sched_free(s);
-        if (err)
-            return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s",
-                            rt__class_string(err) ? rt__class_string(err) : "unknown error");
-        return RT_SUCCESS;
+        return err ? rt__coll_error(comm, err, peer, fn) : RT_SUCCESS;
     }
     r->sched = s;
     s->owner = r;
     r->peer = RT_PROC_NULL;
+    r->lost = -1;
     if (mode == RT__COLL_PERSISTENT) {
         r->persistent = 1;
         r->active = 0;

@@ -535,13 +535,21 @@ void rt__wait_until(int (*done)(void *), void *arg)
 /* ------------------------------------------------------------ set-up */
 
 /* The node of every world rank from the host names all ranks publish: one PMI get per rank,
- * so O(size^2) requests per node; only when the launcher gave no usable node map. */
+ * so O(size^2) requests per node; only when the launcher gave no usable node map. A host is
+ * a name and a network namespace: ranks in two namespaces of one machine (`ip netns`,
+ * containers) reach each other only over the network, and often see distinct /dev/shm. */
 static int exchange_hosts(int size, int rank)
 {
-    char key[32], host[256], other[256];
-    if (gethostname(host, sizeof host) != 0)
+    char key[32], host[256], other[256], netns[64] = "";
+    if (gethostname(host, sizeof host - sizeof netns) != 0)
         strcpy(host, "localhost");
-    host[sizeof host - 1] = '\0';
+    host[sizeof host - sizeof netns] = '\0';
+    ssize_t n = readlink("/proc/self/ns/net", netns + 1, sizeof netns - 2);
+    if (n > 0) {
+        netns[0] = '/';
+        netns[n + 1] = '\0';
+        strcat(host, netns);
+    }
     for (char *p = host; *p; p++)
         if (*p == ' ' || *p == '=')
             *p = '_';
@@ -584,10 +592,10 @@ static int find_nodes(int size, int rank)
         return RT_ERR_NO_MEM;
     int from_launcher = rt__pmi_get(RT_NODEMAP_KEY, map, vmax + 1) == 0 &&
                         rt__nodemap_parse(map, size, E.node_of) == 0;
-    /* Only shared memory exists yet (no tcp transport): a map naming several nodes, such as
-     * Hydra's for -hosts a,b with its fork launcher on this one machine, is settled by the host
-     * names, which put ranks that really share a machine together. Every rank reads the same
-     * value, so all of them choose the same path. */
+    /* A map naming several nodes, such as Hydra's for -hosts a,b with its fork launcher on
+     * this one machine, is settled by the host names (and network namespaces), which put ranks
+     * that really share a machine together, on shared memory. Every rank reads the same value,
+     * so all of them choose the same path. */
     for (int r = 1; from_launcher && r < size; r++)
         if (E.node_of[r] != E.node_of[0])
             from_launcher = 0;

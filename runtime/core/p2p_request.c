@@ -126,8 +126,7 @@ static int request_error(const rt_request *r, const char *fn)
                         (long long)x->tmp_len, s->source, s->tag, (long long)(x->count * x->type->size));
     const char *why = rt__class_string(s->error);
     if (r->kind == RT__REQ_COLL)
-        return rt_raise((rt_obj *)r->comm, s->error, fn, "the collective operation failed: %s",
-                        why ? why : "unknown error");
+        return rt__coll_error(r->comm, s->error, x->lost, fn);
     char peer[24];
     rt__rank_text(x->peer == RT_ANY_SOURCE && x->kind == RT__REQ_RECV ? s->source : x->peer, peer, sizeof peer);
     if (s->error == RT_X_ERR_PROC_FAILED)

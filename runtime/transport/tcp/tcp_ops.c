@@ -5,6 +5,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -29,11 +31,49 @@ static int wanted(const rt_tp_env *env, int r)
            (tcp_g.forced || (env->node_of && env->node_of[r] != env->node_of[env->world_rank]));
 }
 
-/* The listening socket on SWITCHYARD_TCP_ADDR (default: loopback when every rank is on this
- * host, else any address), published as "swy.tcp.<rank>" = "a.b.c.d:port/pid". 0 or a class. */
+/* The IPv4 address of interface `name` (any interface but loopback if name is NULL, preferring
+ * `prefer` when some interface has it) that is up, in *out. 0, or -1 when there is none. */
+static int interface_address(const char *name, struct in_addr prefer, struct in_addr *out)
+{
+    struct ifaddrs *all, *i;
+    int found = 0;
+    if (getifaddrs(&all) != 0)
+        return -1;
+    for (i = all; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP) ||
+            (name ? strcmp(i->ifa_name, name) != 0 : (i->ifa_flags & IFF_LOOPBACK) != 0))
+            continue;
+        struct in_addr a = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+        if (!found || a.s_addr == prefer.s_addr)
+            *out = a;
+        found = 1;
+    }
+    freeifaddrs(all);
+    return found ? 0 : -1;
+}
+
+/* The address peers on other hosts reach this one at: the host name's, when an interface that
+ * is up has it, else the first such interface's (a host name may resolve to 127.0.1.1, or to
+ * an address of another network namespace). 0, or -1 when no interface but loopback is up. */
+static int host_address(struct in_addr *out)
+{
+    struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *ai;
+    struct in_addr named = { .s_addr = htonl(INADDR_ANY) };
+    char name[256] = "";
+    if (gethostname(name, sizeof name - 1) == 0 && getaddrinfo(name, NULL, &hints, &ai) == 0) {
+        named = ((struct sockaddr_in *)ai->ai_addr)->sin_addr;
+        freeaddrinfo(ai);
+    }
+    return interface_address(NULL, named, out);
+}
+
+/* The listening socket, published as "swy.tcp.<rank>" = "a.b.c.d:port/pid": on the address of
+ * interface SWITCHYARD_TCP_IF, else SWITCHYARD_TCP_ADDR, else loopback when every rank is on
+ * this host, else every address (publishing host_address's). 0 or a class; a bad setting is
+ * said on stderr. */
 static int listen_and_publish(const rt_tp_env *env)
 {
-    const char *want = getenv("SWITCHYARD_TCP_ADDR");
+    const char *want = getenv("SWITCHYARD_TCP_ADDR"), *ifname = getenv("SWITCHYARD_TCP_IF");
     struct sockaddr_in sa = { .sin_family = AF_INET };
     socklen_t len = sizeof sa;
     char key[48], val[96], host[INET_ADDRSTRLEN];
@@ -41,10 +81,21 @@ static int listen_and_publish(const rt_tp_env *env)
 
     for (r = 0; env->node_of && r < env->world_size; r++)
         one_host &= env->node_of[r] == env->node_of[0];
-    if (!want)
-        want = one_host ? "127.0.0.1" : "0.0.0.0";
-    if (inet_pton(AF_INET, want, &sa.sin_addr) != 1)
-        return RT_ERR_ARG;
+    if (ifname && *ifname) {
+        if (interface_address(ifname, sa.sin_addr, &sa.sin_addr) != 0) {
+            fprintf(stderr, "switchyard: rank %d: tcp: SWITCHYARD_TCP_IF=%s: no such interface with an IPv4 "
+                    "address is up\n", env->world_rank, ifname);
+            return RT_ERR_ARG;
+        }
+    } else {
+        if (!want)
+            want = one_host ? "127.0.0.1" : "0.0.0.0";
+        if (inet_pton(AF_INET, want, &sa.sin_addr) != 1) {
+            fprintf(stderr, "switchyard: rank %d: tcp: SWITCHYARD_TCP_ADDR=%s is not an IPv4 address\n",
+                    env->world_rank, want);
+            return RT_ERR_ARG;
+        }
+    }
     tcp_g.listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (tcp_g.listen_fd >= 0)
         tcp_sockbuf(tcp_g.listen_fd);
@@ -52,17 +103,17 @@ static int listen_and_publish(const rt_tp_env *env)
         listen(tcp_g.listen_fd, 128) < 0 ||
         getsockname(tcp_g.listen_fd, (struct sockaddr *)&sa, &len) < 0)
         return RT_ERR_OTHER;
-    if (sa.sin_addr.s_addr == htonl(INADDR_ANY)) { /* peers need this host's address */
-        struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *ai;
-        char name[256] = "";
-        if (gethostname(name, sizeof name - 1) != 0 || getaddrinfo(name, NULL, &hints, &ai) != 0)
-            return RT_ERR_OTHER;
-        sa.sin_addr = ((struct sockaddr_in *)ai->ai_addr)->sin_addr;
-        freeaddrinfo(ai);
+    if (sa.sin_addr.s_addr == htonl(INADDR_ANY) && host_address(&sa.sin_addr) != 0) {
+        fprintf(stderr, "switchyard: rank %d: tcp: no network interface but loopback is up, and ranks "
+                "run on other hosts\n", env->world_rank);
+        return RT_ERR_OTHER;
     }
     inet_ntop(AF_INET, &sa.sin_addr, host, sizeof host);
     snprintf(key, sizeof key, "swy.tcp.%d", env->world_rank);
     snprintf(val, sizeof val, "%s:%u/%ld", host, (unsigned)ntohs(sa.sin_port), (long)getpid());
+    if (tcp_g.debug)
+        fprintf(stderr, "switchyard: rank %d: tcp: listening at %s:%u\n", env->world_rank, host,
+                (unsigned)ntohs(sa.sin_port));
     return env->kvs_put(key, val) < 0 ? RT_ERR_OTHER : 0;
 }
 
