@@ -508,8 +508,29 @@ int rt__progress(void)
     return n + rt__coll_progress();
 }
 
+/* Asks the transports to watch the peers that posted receives wait for (rt_tp_ops.watch). */
+static void watch_posted(void)
+{
+    for (rt_request *r = E.posted; r; r = r->next) {
+        if (r->peer < 0)
+            continue; /* MPI_ANY_SOURCE */
+        int w = rt__comm_world_rank(r->comm, r->peer);
+        const rt_tp_ops *tp = w >= 0 && E.tp_of ? E.tp_of[w] : NULL;
+        if (tp && tp->size >= sizeof(rt_tp_ops) && tp->watch)
+            tp->watch(w);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void rt__wait_until(int (*done)(void *), void *arg)
 {
+    double watch_at = 0; /* when the peers waited for are watched next */
     for (unsigned idle = 0; !done(arg);) {
         if (rt__progress() > 0) {
             idle = 0;
@@ -526,6 +547,13 @@ void rt__wait_until(int (*done)(void *), void *arg)
                 sched_yield();
             }
         } else {
+            double t = now_s();
+            if (watch_at == 0) {
+                watch_at = t + 1;
+            } else if (t >= watch_at) {
+                watch_posted();
+                watch_at = t + 1;
+            }
             for (int i = 0; i < E.npolled; i++)
                 E.polled[i]->wait(E.npolled > 1 ? 100000 : 2000000);
         }

@@ -96,6 +96,10 @@ typedef struct rt_tp_ops {
      * created in /dev/shm. It first finishes what it owes peers still in the job, so the
      * engine's callbacks may still be called during it. */
     void (*finalize)(void);
+    /* The engine has waited about a second for a message from world rank r, which may have
+     * died without ever talking to us: makes sure that its death is noticed (through
+     * env->peer_failed). Called again while the wait lasts. May be NULL. */
+    void (*watch)(int r);
 } rt_tp_ops;
 
 extern const rt_tp_ops rt_tp_shm;

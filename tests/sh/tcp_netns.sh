@@ -99,21 +99,25 @@ for n in 4 5; do
 done
 echo "MPI_COMM_TYPE_SHARED gives each host's ranks (4 and 5 ranks)"
 
-# a rank on the other host that exits while the others wait for it ends the job: its peers see
-# its connections close (it has talked to them once). A rank that dies before its first message
-# is left to the launcher; Hydra 4.0.2's proxy may crash on it (a PMI reply to the dead rank)
-# without ending the job, so that case is not asserted here.
-printf '#include <mpi.h>\n#include <stdlib.h>\nint main(int c, char **v) { int r; MPI_Init(&c, &v);\n'\
-'MPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Barrier(MPI_COMM_WORLD); if (r == 1) exit(3);\n'\
-'MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n' >"$TMP/die.c"
-"$BUILD/bin/mpicc" -o "$TMP/die" "$TMP/die.c" || fail "cannot build die.c"
-start=$(date +%s)
-timeout 60 $HYDRA -n 4 "$TMP/die" >"$TMP/out" 2>&1 && fail "a job whose rank 1 exited with 3 succeeded"
-[ $(( $(date +%s) - start )) -lt 30 ] ||
-    fail "the job took $(( $(date +%s) - start )) s to end after rank 1 died: $(tail -5 "$TMP/out")"
-grep -q "rank 1" "$TMP/out" || fail "nothing names rank 1: $(tail -5 "$TMP/out")"
-sleep 1
-for ns in $A $B; do
-    [ -z "$(ip netns pids $ns)" ] || fail "processes left in $ns: $(ip netns pids $ns)"
+# a rank on the other host that exits while the others wait for it ends the job within seconds,
+# whether it had talked to them (its connections close) or not (after a second of waiting the
+# ranks connect to the peers they wait for, and find nobody listening): whichever of Hydra and
+# Switchyard notices first. Hydra 4.0.2's proxy may crash on the dead rank (a PMI reply written
+# to it) without ending the job, so Switchyard's own detection is what bounds the time.
+for when in before after; do
+    printf '#include <mpi.h>\n#include <stdlib.h>\nint main(int c, char **v) { int r; MPI_Init(&c, &v);\n'\
+'MPI_Comm_rank(MPI_COMM_WORLD, &r);\n%s if (r == 1) exit(3);\nMPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n' \
+        "$([ $when = after ] && echo 'MPI_Barrier(MPI_COMM_WORLD);')" >"$TMP/die.c"
+    "$BUILD/bin/mpicc" -o "$TMP/die" "$TMP/die.c" || fail "cannot build die.c"
+    for i in 1 2 3; do
+        start=$(date +%s)
+        timeout 60 $HYDRA -n 4 "$TMP/die" >"$TMP/out" 2>&1 && fail "a job whose rank 1 exited with 3 succeeded"
+        took=$(( $(date +%s) - start ))
+        [ $took -lt 10 ] || fail "the job took $took s to end after rank 1 died $when talking: $(tail -5 "$TMP/out")"
+        sleep 1
+        for ns in $A $B; do
+            [ -z "$(ip netns pids $ns)" ] || fail "processes left in $ns: $(ip netns pids $ns)"
+        done
+    done
+    echo "rank 1 exiting with 3 on the other host $when talking to the others ends the job within seconds (3 runs), no process left"
 done
-echo "rank 1 exiting with 3 on the other host ends the job within $(( $(date +%s) - start )) s, no process left"

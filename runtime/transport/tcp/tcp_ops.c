@@ -393,6 +393,28 @@ void tcp_finalize(void)
     memset(&tcp_g, 0, sizeof tcp_g);
 }
 
+/* rt_tp_ops.watch: without a connection to r, makes one now (refused: nobody listens there
+ * any more, r is dead); with one, r closing its end (it died, or left the job while we wait
+ * for it) fails it. */
+static void tcp_watch(int r)
+{
+    struct tcp_peer *p;
+    char c;
+
+    if (!tcp_reaches(r))
+        return;
+    p = &tcp_g.peer[r];
+    if (p->dead || p->gone)
+        return;
+    if (p->out_fd < 0) {
+        if (tcp_connect(r) == RT_ERR_PROC_ABORTED)
+            tcp_fail_peer(r);
+        return;
+    }
+    if (!p->connecting && !p->authing && recv(p->out_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+        tcp_fail_peer(r);
+}
+
 const rt_tp_ops rt_tp_tcp = {
     .version = RT_TP_VERSION,
     .size = sizeof(rt_tp_ops),
@@ -405,4 +427,5 @@ const rt_tp_ops rt_tp_tcp = {
     .progress = tcp_progress,
     .wait = tcp_wait,
     .finalize = tcp_finalize,
+    .watch = tcp_watch,
 };
