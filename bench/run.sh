@@ -19,7 +19,10 @@
 # Fortran faces beside MPICH's and Open MPI's C and Fortran: three tables) and mbw_mr
 # (bench/mbw_mr.c: osu_mbw_mr's message rate, windows of 64, 8 B to 4 KiB, and every pair
 # ping-ponging at once, 0 to 256 B, on 1, 2 and 4 pairs: 2, 4 and 8 ranks, the last
-# oversubscribed on 2 cores). BENCHES=none runs none of these (with OSU or IMB).
+# oversubscribed on 2 cores) and tcp (bench/p2p.c on 2 ranks over TCP on loopback:
+# SWITCHYARD_TRANSPORT=tcp, MPICH with UCX_TLS=tcp, Open MPI with its ob1 pml and tcp btl, beside
+# bench/tcp_raw.c, the same ping-pong over one plain socket: the limit).
+# BENCHES=none runs none of these (with OSU or IMB).
 # OSU=DIR runs the OSU micro-benchmarks built by the user against each MPI: DIR/switchyard,
 # DIR/mpich and DIR/openmpi each hold (at any depth) the osu_* binaries built with that MPI's
 # compiler; OSU_TESTS (default osu_latency osu_bw osu_mbw_mr) picks them, each run once on
@@ -33,7 +36,7 @@ REPEAT=${REPEAT:-5}
 out=$B/bench
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr}; do
+for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
     [ $bench = none ] && continue
     if [ $bench = percall ]; then # ns per call: each face of Switchyard vs MPICH and Open MPI
         "$B/bin/mpicc" -O2 -o "$out/percall_switchyard" bench/percall.c
@@ -83,6 +86,24 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr}; do
         echo "== shim, $REPEAT runs (ratio shim_on_X/X - 1 is the shim's cost on X)"
         python3 bench/report.py "$out" shim shim_on_mpich mpich abi_on_switchyard
         python3 bench/report.py "$out" shim_openmpi shim_on_openmpi openmpi
+        continue
+    fi
+    if [ $bench = tcp ]; then # ping-pong over TCP on loopback, beside a plain socket's
+        "$B/bin/mpicc" -O2 -Wno-stringop-overflow -o "$out/p2p_switchyard" bench/p2p.c
+        mpicc.mpich -O2 -Wno-stringop-overflow -o "$out/p2p_mpich" bench/p2p.c
+        mpicc.openmpi -O2 -o "$out/p2p_openmpi" bench/p2p.c
+        cc -O2 -o "$out/tcp_raw" bench/tcp_raw.c
+        rm -f "$out"/tcp.*.txt
+        r=1
+        while [ $r -le $REPEAT ]; do
+            SWITCHYARD_TRANSPORT=tcp "$B/bin/mpiexec" -n 2 "$out/p2p_switchyard" > "$out/tcp.switchyard.$r.txt"
+            UCX_TLS=tcp mpiexec.hydra -n 2 "$out/p2p_mpich" > "$out/tcp.mpich.$r.txt"
+            OMPI_MCA_btl=self,tcp OMPI_MCA_pml=ob1 mpirun.openmpi -n 2 "$out/p2p_openmpi" > "$out/tcp.openmpi.$r.txt"
+            "$out/tcp_raw" > "$out/tcp.raw_socket.$r.txt"
+            r=$((r + 1))
+        done
+        echo "== tcp, $REPEAT runs: bench/p2p.c over TCP on loopback; raw_socket: one plain TCP socket"
+        python3 bench/report.py "$out" tcp switchyard mpich openmpi raw_socket
         continue
     fi
     if [ $bench = footprint ]; then # start-up and memory: one job per rank count and run
