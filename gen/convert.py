@@ -137,7 +137,7 @@ def body(proc, large, face):
                        % (''.join(x + ' && ' for x in guard), errobj, p.name, p.name))
     if role_used:
         decls.append('int role_ = 0;')
-        pre.insert(role_at, 'role_ = fs_coll_role(a_comm, a_%s);' % root.name)
+        pre.insert(role_at, 'role_ = fs_coll_role(a_%s, a_%s);' % (root.rank_of, root.name))
     refused = ''
     if proc.collective and eo and eo.kind.handle == 'comm':
         decls.append('int called_ = 0;')
@@ -324,10 +324,12 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
     face_t = cdecl.c_base(p, large)
     rt_t = cdecl.rt_scalar_type(p)
     m = k.map
-    if p.is_array and proc.name == 'MPI_Type_get_contents' and n == 'array_of_integers':
-        # the constants among the integers are the runtime's: the face's maps fix them up
-        post.append('fs_contents_ints_out(a_datatype, %s, (int)max_integers, %s_enum_file_operations_constants_out_fn, '
-                    '%s_darg_out_fn);' % (n, F, F))
+    if p.is_array and k.name == 'GENERIC_DTYPE_INT':
+        # a datatype's contents (the kind's only use): the constants among the integers are the
+        # runtime's, the face's maps fix them up by the combiner of the procedure's IN datatype
+        dt = next(q.name for q in proc.c_params(large) if q.kind.cls == 'handle' and q.dir == 'in')
+        post.append('fs_contents_ints_out(a_%s, %s, (int)%s, %s_enum_file_operations_constants_out_fn, '
+                    '%s_darg_out_fn);' % (dt, n, p.length, F, F))
         args.append(n)
         return
     if p.is_array:
@@ -457,7 +459,7 @@ def _checks(proc, F, p, names, pre, errobj, a):
         rules = _rank_rules(p)
         if rules and not p.checked_by_runtime:
             any_ok, root_ok = rules
-            of = names[p.rank_of] if p.rank_of else names['comm']
+            of = names[p.rank_of]
             if of.kind.cls != 'handle':  # below a size given beside it (MPI_Type_create_darray's)
                 pre.append('rc_ = fs_check_rank_below(%s, FN, "%s", %s, %s, "%s", a_%s); if (rc_) goto out;'
                            % (errobj, n, n, a, of.name, of.name))

@@ -242,7 +242,7 @@ def emulate(ctx, proc):
     names = {p.name: p for p in large}
     b = dict(decls=[], pre=[], args=[], mtypes=[], post=[], cleanup=[])
     narrow, widen, role_used = [], [], False
-    root = next((q for q in large if q.accepts and 'MPI_ROOT' in q.accepts), None)  # its comm is 'comm' (model.py)
+    root = next((q for q in large if q.accepts and 'MPI_ROOT' in q.accepts), None)  # its comm: rank_of (model.py)
     short_c = proc.short + '_c'
     for p in proc.c_params(False):
         small, big = cdecl.c_base(p, False), cdecl.c_base(p, True)
@@ -296,7 +296,7 @@ def emulate(ctx, proc):
         raise Unsupported('it starts an operation that may read the arrays after the call, which would then be copies')
     if role_used:
         b['decls'].append('int role_ = 0;')
-        narrow.insert(0, 'role_ = afb_role(%s((intptr_t)comm), %s);' % (ctx.conv('comm')[0], root.name))
+        narrow.insert(0, 'role_ = afb_role(%s((intptr_t)%s), %s);' % (ctx.conv('comm')[0], root.rank_of, root.name))
     b['pre'] = narrow + b['pre']
     b['post'] += widen
     _request_effect(proc, large, names, b)

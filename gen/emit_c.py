@@ -59,7 +59,7 @@ def prototypes(spec, which):
     for p in spec.procedures:
         if not p.in_c or (which == 'abi' and not p.in_standard_abi):
             continue
-        if which == 'mpich' and p.name.endswith(('_c2f', '_f2c')) and not p.name.startswith('MPI_Status'):
+        if which == 'mpich' and p.mpich_macro:
             continue  # macros, as in MPICH's mpi.h
         for name, large in p.c_variants():
             out.append(cdecl.c_prototype(p, name, large))

@@ -26,7 +26,7 @@ def emit(spec):
             for name, _ in p.c_variants():
                 c_syms += [name, 'P' + name]
                 abi_syms += [name, 'P' + name]
-        if p.in_fortran and (p.in_c or p.name == 'MPI_F_sync_reg') and not p.name.endswith(cdecl.FACE_MANUAL_SUFFIXES):
+        if p.in_fortran and (p.in_c or p.hand_written == 'fortran') and p.hand_written != 'all':
             lo, up = p.name.lower(), p.name.upper()
             for pre_lo, pre_up in (('', ''), ('p', 'P')):
                 f_syms += [pre_lo + lo + '_', pre_lo + lo + '__', pre_lo + lo, pre_up + up]

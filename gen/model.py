@@ -37,7 +37,12 @@ REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
 RANK_OF_HANDLES = {'win', 'comm', 'group'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif',
-                  'requests', 'read_only'}
+                  'requests', 'read_only', 'hand_written', 'mpich_macro'}
+# who writes a procedure's body by hand, so that it has no runtime entry point ('hand_written'):
+# the C faces ('c': the ABI queries, whose answers are each C face's own), the Fortran faces
+# alone, as a linker symbol of a procedure without a C binding ('fortran': MPI_F_sync_reg), or
+# every face ('all': conversion of handles and statuses between languages and ABIs)
+HAND_WRITTEN = {'c', 'fortran', 'all'}
 # a procedure's effect on the persistent requests of its REQUEST parameter ('requests'): creates
 # one, inactive ('persistent'), starts them ('start'), completes the active ones it reports
 # complete ('complete'), frees it ('free'); the standard-ABI shim tracks which are active from it
@@ -104,9 +109,11 @@ class Param:
     # 'sources' (in-degree) or 'destinations' (out-degree)
     extent: Optional[str] = None
     # the special values a checked rank or tag accepts beside its range (see ACCEPTS); a rank
-    # with accepts is checked against its procedure's communicator `comm`, or what `rank_of`
-    # names: an IN window (an RMA target), communicator or group (an inter-communicator's
-    # local leader) or an IN size (MPI_Type_create_darray's rank); one without is not
+    # with accepts is checked against what `rank_of` names: an IN window (an RMA target),
+    # communicator or group (an inter-communicator's local leader) or an IN size
+    # (MPI_Type_create_darray's rank); the loader sets it, where the spec does not, to the
+    # procedure's only IN communicator (by kind, whatever its name); a rank without accepts is
+    # not checked
     accepts: Optional[tuple] = None
     rank_of: Optional[str] = None
     # a checked rank significant at one process only, which the runtime checks there and tells
@@ -159,6 +166,9 @@ class Procedure:
     # valid, and calls nobody: the faces try it first on a fast path without the library's lock
     # or error reporting, and make it again in full if anything is amiss (face_entry.c.j2)
     read_only: bool = False
+    hand_written: Optional[str] = None  # one of HAND_WRITTEN, or None: generated
+    # MPICH's mpi.h gives it as a macro (the handle conversions _c2f, _f2c), not a prototype
+    mpich_macro: bool = False
 
     @property
     def short(self):
@@ -283,7 +293,7 @@ def _params(raw, kinds, where):
                                   or not str(p['max_length']).startswith('MPI_MAX_')):
             raise SpecError('%s: parameter %r: max_length applies to IN strings and names an MPI_MAX_ constant'
                             % (where, p.get('name')))
-        _check_accepts(p, kinds[kname], by, where, kinds)
+        rank_of = _check_accepts(p, kinds[kname], raw, by, where, kinds)
         _check_entries(p, by, where)
         if 'rank_of' in p and 'accepts' not in p:
             raise SpecError('%s: parameter %r: rank_of needs accepts' % (where, p.get('name')))
@@ -309,16 +319,18 @@ def _params(raw, kinds, where):
                          elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), not_null=p.get('not_null', False),
-                         rank_of=p.get('rank_of'), distinct=p.get('distinct', False), requires=p.get('requires'),
+                         rank_of=rank_of, distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
                          checked_by_runtime=p.get('checked_by_runtime', False),
                          in_c=p.get('c', True), in_fortran=p.get('fortran', True)))
     return out
 
 
-def _check_accepts(p, kind, by, where, kinds):
+def _check_accepts(p, kind, raw, by, where, kinds):
+    """Validates p's accepts and rank_of; returns the name of what a checked rank is checked
+    against (its rank_of, else the procedure's only IN communicator), None for anything else."""
     if 'accepts' not in p:
-        return
+        return p.get('rank_of')
     acc, what = p['accepts'], '%s: parameter %r: accepts' % (where, p.get('name'))
     if kind.check not in ACCEPTS:
         raise SpecError('%s applies to ranks and tags, not to kind %s' % (what, kind.name))
@@ -333,10 +345,15 @@ def _check_accepts(p, kind, by, where, kinds):
         if kind.check == 'tag' or not wk or w.get('dir') != 'in' or 'length' in w or not (
                 wk.cls == 'handle' and wk.handle in RANK_OF_HANDLES or wk.cls == 'int' and wk.check == 'positive'):
             raise SpecError('%s: rank_of names no IN window, communicator, group or size of a rank' % what)
-        return
-    comm = by.get('comm')
-    if kind.check != 'tag' and (not comm or comm.get('kind') != 'COMMUNICATOR' or comm.get('dir') != 'in'):
-        raise SpecError('%s: a checked rank needs an IN communicator \'comm\' to check it against' % what)
+        return p['rank_of']
+    if kind.check == 'tag':
+        return None
+    comms = [q.get('name') for q in raw if q.get('dir') == 'in' and 'length' not in q
+             and kinds.get(q.get('kind')) and kinds[q['kind']].cls == 'handle' and kinds[q['kind']].handle == 'comm']
+    if len(comms) != 1:
+        raise SpecError('%s: a checked rank without rank_of needs one IN communicator to check it against, not %d'
+                        % (what, len(comms)))
+    return comms[0]
 
 
 def _check_entries(p, by, where):
@@ -387,6 +404,12 @@ def load(spec_dir):
             if r['return'] not in kinds:
                 raise SpecError('%s: unknown return kind %r' % (where, r['return']))
             params = _params(r['params'], kinds, where)
+            if r.get('hand_written') is not None and r['hand_written'] not in HAND_WRITTEN:
+                raise SpecError('%s: unknown hand_written %r' % (where, r['hand_written']))
+            if r.get('hand_written') == 'fortran' and r.get('c', True):
+                raise SpecError('%s: hand_written "fortran" applies to procedures without a C binding' % where)
+            if r.get('mpich_macro') and r.get('hand_written') != 'all':
+                raise SpecError('%s: mpich_macro applies to procedures every face writes by hand' % where)
             if r.get('requests') is not None and r['requests'] not in REQUEST_EFFECTS:
                 raise SpecError('%s: unknown requests %r' % (where, r['requests']))
             if r.get('requests') and not any(p.kind.cls == 'handle' and p.kind.handle == 'request' for p in params):
@@ -399,7 +422,8 @@ def load(spec_dir):
                 deprecated_since=_version(r, 'deprecated_since', where), removed_in=_version(r, 'removed_in', where),
                 replaced_by=r.get('replaced_by'), in_standard_abi=r.get('in_standard_abi', True), large_count=large,
                 before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True),
-                requests=r.get('requests'), read_only=r.get('read_only', False)))
+                requests=r.get('requests'), read_only=r.get('read_only', False),
+                hand_written=r.get('hand_written'), mpich_macro=r.get('mpich_macro', False)))
     names = {}
     for p in procedures:
         if p.name in names:

@@ -38,8 +38,13 @@ bad "p['tag']['accepts'] = ['MPI_PROC_NULL']" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'tag': accepts ['MPI_PROC_NULL']: a tag accepts one of"
 bad "p['count']['accepts'] = []" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'count': accepts applies to ranks and tags, not to kind POLYXFER_NUM_ELEM_NNI"
-bad "p['comm']['name'] = 'c'" \
-    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest': accepts: a checked rank needs an IN communicator 'comm'"
+bad "p['comm']['dir'] = 'out'" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest': accepts: a checked rank without rank_of needs one IN communicator to check it against, not 0"
+bad "r['hand_written'] = 'face'" "spec error: procedures/pt2pt.json: MPI_Send: unknown hand_written 'face'"
+bad "r['hand_written'] = 'fortran'" \
+    "spec error: procedures/pt2pt.json: MPI_Send: hand_written \"fortran\" applies to procedures without a C binding"
+bad "r['mpich_macro'] = True" \
+    "spec error: procedures/pt2pt.json: MPI_Send: mpich_macro applies to procedures every face writes by hand"
 bad "p['buf']['entries'] = 'count'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': entries and filled apply to '*'-long arrays"
 bad "p['buf']['not_null'] = True" \
@@ -62,6 +67,39 @@ bad_const "c['MPI_ERR_OTHER']['standard_class'] = 'MPI_ERR_ARG'" \
     "spec error: constants.json: MPI_ERR_OTHER: standard_class applies only to an error class outside the standard ABI"
 bad_const "c['MPIX_ERR_EAGAIN']['standard_class'] = 'MPIX_ERR_REVOKED'" \
     "spec error: constants.json: MPIX_ERR_EAGAIN: standard_class 'MPIX_ERR_REVOKED' is not an error class of the standard ABI"
+
+# accepted FILE PY-EXPRESSION: as refused (r: the records by name), but the generator must
+# accept the edit; its output goes to $TMP/edited
+accepted() {
+    rm -rf "$TMP/spec" "$TMP/edited" && cp -a spec "$TMP/spec"
+    python3 - "$TMP/spec/$1" "$2" <<'EOF' || fail "could not edit the spec copy: $2"
+import json, sys
+path, edit = sys.argv[1], sys.argv[2]
+recs = json.load(open(path))
+r = {x['name']: x for x in recs}
+exec(edit)
+json.dump(recs, open(path, 'w'), indent=1)
+EOF
+    python3 gen/generate.py "$TMP/spec" "$TMP/edited" > "$TMP/msg" 2>&1 || fail "generate.py refused '$2': $(cat "$TMP/msg")"
+}
+# the spec's fields, not names, decide: a rank is checked against the procedure's IN
+# communicator whatever its name; hand_written and mpich_macro, not a name's suffix or prefix,
+# take a procedure's body from the runtime and its prototype from MPICH's mpi.h
+accepted procedures/pt2pt.json "[q.update(name='c') for q in r['MPI_Send']['params'] if q['name'] == 'comm']"
+sed -n '/^FACE_API int PMPI_Send(/,/^}/p' "$TMP/edited/c/entry_pt2pt.c" | grep -q 'cf_check_rank(.*"dest", dest, a_dest, a_c, 0, 0)' \
+    || fail "MPI_Send with its communicator named c: dest not checked against a_c"
+grep -q 'rt_Send(' "$TMP/edited/rt_procs.h" || fail "rt_procs.h lacks rt_Send"
+accepted procedures/pt2pt.json "r['MPI_Send']['hand_written'] = 'c'"
+grep -q 'rt_Send(' "$TMP/edited/rt_procs.h" && fail "MPI_Send hand_written 'c' still has a runtime entry point rt_Send"
+grep -q '^#define MPI_Comm_c2f(h)' "$TMP/edited/include/mpi.h" || fail "MPI_Comm_c2f is no macro in the MPICH mpi.h"
+accepted procedures/handles.json "del r['MPI_Comm_c2f']['mpich_macro']"
+grep -q '^MPI_Fint MPI_Comm_c2f(MPI_Comm comm);' "$TMP/edited/include/mpi.h" \
+    || fail "MPI_Comm_c2f without mpich_macro has no prototype in the MPICH mpi.h"
+grep -qx 'mpi_f_sync_reg_' "$TMP/edited/tests/exports_fortran.txt" || fail "the Fortran library must export mpi_f_sync_reg_"
+accepted procedures/fortran.json "del r['MPI_F_sync_reg']['hand_written']"
+grep -qx 'mpi_f_sync_reg_' "$TMP/edited/tests/exports_fortran.txt" \
+    && fail "MPI_F_sync_reg, not hand_written, is still among the Fortran library's exports"
+echo "rank_of defaults to the IN communicator by kind; hand_written and mpich_macro decide, not names"
 
 # the spec as it is: generated checks follow its fields
 python3 gen/generate.py spec "$TMP/out" || fail "generate.py failed on spec/"
