@@ -1,13 +1,19 @@
 # C declarations from the model: the faces' prototypes (same text in both C ABIs, whose
 # headers give the type names their meaning) and the runtime's rt_<Name>() prototypes.
+import model
 
-RT_HANDLE_TYPE = {
-    'comm': 'rt_comm', 'group': 'rt_group', 'datatype': 'rt_type', 'request': 'rt_request', 'op': 'rt_op',
-    'errhandler': 'rt_errhandler', 'info': 'rt_info', 'win': 'rt_win', 'file': 'rt_file',
-    'session': 'rt_session', 'message': 'rt_message', 'keyval': 'rt_keyval',
-}
-RT_CLASS = {h: 'RT_CLASS_' + h.upper() for h in RT_HANDLE_TYPE}
-RT_CLASS['datatype'] = 'RT_CLASS_DATATYPE'
+# handle class -> the runtime's type of its objects (spec/handles.json, filled by model.load)
+RT_HANDLE_TYPE = model.HANDLE_TABLES['runtime']
+
+
+class _RtClass(dict):
+    """handle class -> its member of the runtime's enum rt_class, which names each class
+    RT_CLASS_<CLASS> (runtime/core/object.h): a naming rule of the runtime's C code."""
+    def __missing__(self, h):
+        return 'RT_CLASS_' + h.upper()
+
+
+RT_CLASS = _RtClass()
 
 # The names of the procedures the spec marks hand_written 'all'. Only emit_fortran.py still
 # reads it, until its own pass moves to the spec's flag; nothing here does.
@@ -68,17 +74,8 @@ def c_param(p, large):
 
 
 def c_return(proc):
-    simple = {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double', 'DISPLACEMENT': 'MPI_Aint',
-              'ERROR_CLASS': 'int', 'KEY_INDEX': 'int', 'LOCATION_SMALL': 'MPI_Aint'}
-    return simple[proc.ret] if proc.ret in simple else _handle_type_of_return(proc.ret)
-
-
-def _handle_type_of_return(kind):
-    if kind.startswith('F90_'):
-        return 'MPI_Fint'
-    return {'COMMUNICATOR': 'MPI_Comm', 'ERRHANDLER': 'MPI_Errhandler', 'FILE': 'MPI_File', 'GROUP': 'MPI_Group',
-            'INFO': 'MPI_Info', 'MESSAGE': 'MPI_Message', 'OPERATION': 'MPI_Op', 'REQUEST': 'MPI_Request',
-            'SESSION': 'MPI_Session', 'DATATYPE': 'MPI_Datatype', 'WINDOW': 'MPI_Win', 'NOTHING': 'void'}[kind]
+    """The C type proc returns: its return kind's (spec/kinds.json)."""
+    return proc.ret_kind.c
 
 
 def c_params(proc, large):
@@ -102,6 +99,7 @@ def rt_scalar_type(p):
         return 'rt_offset'
     if k.cls == 'count':
         if k.poly:
+            # the kind's C type (kinds.json) decides the runtime's: MPI_Aint -> rt_aint
             return 'rt_aint' if (k.c_large == 'MPI_Aint' or k.c == 'MPI_Aint' and k.c_large is None) else 'rt_count'
         return 'rt_count'
     if k.cls == 'double':

@@ -4,16 +4,17 @@ import dataclasses
 from typing import Optional
 
 import cdecl
+import model
 from emit_runtime import ERRHANDLER_OBJECT_CLASSES, rt_name
 
-# Runtime error class for an invalid handle of each class.
-HANDLE_ERR = {'comm': 'RT_ERR_COMM', 'group': 'RT_ERR_GROUP', 'datatype': 'RT_ERR_TYPE', 'request': 'RT_ERR_REQUEST',
-              'op': 'RT_ERR_OP', 'errhandler': 'RT_ERR_ARG', 'info': 'RT_ERR_INFO', 'win': 'RT_ERR_WIN',
-              'file': 'RT_ERR_FILE', 'session': 'RT_ERR_SESSION', 'message': 'RT_ERR_REQUEST',
-              'keyval': 'RT_ERR_KEYVAL'}
-NULL_OK_IN = {'request', 'message', 'info'}
-# Runtime error class for a string longer than its max_length constant allows.
-MAX_LENGTH_ERR = {'MPI_MAX_INFO_KEY': 'RT_ERR_INFO_KEY', 'MPI_MAX_INFO_VAL': 'RT_ERR_INFO_VALUE'}
+# the handle classes whose IN handles may be the null handle where the spec says nothing
+# (spec/handles.json: null_in, filled by model.load)
+NULL_OK_IN = model.HANDLE_TABLES['null_in']
+
+
+def handle_err():
+    """Handle class -> the runtime error class of an invalid handle of it (spec/handles.json)."""
+    return {h: rt_name(e) for h, e in model.HANDLE_TABLES['error_class'].items()}
 
 
 class Stmt(str):
@@ -55,6 +56,7 @@ def _rank_rules(p):
     the spec gives `accepts`), or None."""
     if p.accepts is None:
         return None
+    # the spec's accepts lists these constants (model.ACCEPTS): each becomes a flag of the check
     return ('MPI_ANY_SOURCE' in p.accepts, 'MPI_ROOT' in p.accepts)
 
 
@@ -166,7 +168,7 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         return
     if cls == 'handle':
         h, rtt = k.handle, cdecl.RT_HANDLE_TYPE[k.handle]
-        nullok = '1' if (p.optional or p.null_handle or (h in NULL_OK_IN and not p.not_null)) else '0'
+        nullok = '1' if (p.optional or p.null_handle or (NULL_OK_IN[h] and not p.not_null)) else '0'
         if p.dir == 'in' and p.length == '*':
             if _star_length(p, eo):
                 # checked here, naming the call and the element; the runtime decodes it again
@@ -233,8 +235,9 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
             need_ptr(p)
         if p.max_length:  # the face's own limit (the runtime's is the standard ABI's)
             pre.append('rc_ = fs_check_strlen(%s, FN, "%s", %s, %s, "%s", %s); if (rc_) goto out;'
-                       % (errobj, n, n, p.max_length, p.max_length, MAX_LENGTH_ERR.get(p.max_length, 'RT_ERR_ARG')))
-        if p.dir == 'out' and isinstance(p.length, str) and p.length.startswith('MPI_MAX_'):
+                       % (errobj, n, n, p.max_length, p.max_length,
+                          rt_name(p.max_length_error) if p.max_length_error else 'RT_ERR_ARG'))
+        if p.dir == 'out' and isinstance(p.length, str) and p.length not in names and p.length != '*':  # a constant
             _string_out(proc, p, params, decls, args, post)
         else:
             args.append(n)
@@ -266,7 +269,7 @@ def _string_out(proc, p, params, decls, args, post):
     any, becomes the length copied."""
     n, a = p.name, 'a_' + p.name
     strings = [q for q in params if q.kind.cls == 'string' and q.dir == 'out' and isinstance(q.length, str)
-               and q.length.startswith('MPI_MAX_')]
+               and q.length not in [x.name for x in params] and q.length != '*']
     lengths = [q for q in params if q.kind.name == 'STRING_LENGTH' and q.dir == 'out']
     if len(strings) != 1 or len(lengths) > 1:
         raise ValueError('%s: %d OUT strings of an MPI_MAX_ length and %d OUT STRING_LENGTHs: which length is whose?'
@@ -381,6 +384,7 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
         pre.append(_null_check(n, errobj))
         if p.dir == 'inout' and k.check in ('nonneg', 'positive'):  # the value given (a pack position)
             _checks(proc, F, p, names, pre, errobj, '(*%s)' % n)
+    # the C binding's integer types (kinds' c) and the runtime's for them
     if not m and face_t.replace('MPI_Aint', 'rt_aint').replace('MPI_Count', 'rt_count').replace('MPI_Offset', 'rt_offset') == rt_t:
         args.append(n)
         return
@@ -474,4 +478,4 @@ def _checks(proc, F, p, names, pre, errobj, a):
                            % (F, errobj, n, n, a, of.name, any_ok, root_ok))
     elif k.check == 'tag':
         pre.append('rc_ = %s_check_tag(%s, FN, "%s", %s, %s, %d); if (rc_) goto out;'
-                   % (F, errobj, n, n, a, 1 if p.accepts and 'MPI_ANY_TAG' in p.accepts else 0))
+                   % (F, errobj, n, n, a, 1 if p.accepts and 'MPI_ANY_TAG' in p.accepts else 0))  # the spec's accepts

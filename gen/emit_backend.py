@@ -81,7 +81,7 @@ def _symbols(spec, B):
         if isinstance(v, dict) and c.in_standard_abi and c.c_type:
             s = v['symbol']
             if s not in [x[0] for x in out]:
-                handle = B.pointer_handles and c.c_type.startswith('MPI_') and not c.c_type.startswith('MPI_T_')
+                handle = B.pointer_handles and c.c_type in face.HANDLE_CTYPE.values()
                 out.append((s, 'function' in c.c_type or handle))
     return out
 
@@ -185,6 +185,7 @@ def _request_effect(proc, params, names, b):
         b['post'].append('if (rc_ == 0 && afb_preq_any()) afb_preq_start(%s, %s);' % (r, n))
         return
     if eff == 'free':  # the handle before the call: the call sets it to MPI_REQUEST_NULL
+        # C text of the shim, against the MPI header it includes
         b['decls'].append('MPI_Request preq_ = %s ? *%s : MPI_REQUEST_NULL;' % (r, r))
         b['post'].append('if (rc_ == 0 && afb_preq_any()) afb_preq_forget(preq_);')
         return
@@ -460,6 +461,7 @@ def _function(ctx, p, b, large):
     b['args'].append(a)
 
 
+# libffi's type of each C integer type of the binding (kinds' c): a fact of libffi and the C ABI
 FFI_OF_CTYPE = {'int': 'ffi_type_sint', 'MPI_Aint': 'ffi_type_sint64', 'MPI_Offset': 'ffi_type_sint64',
                 'MPI_Count': 'ffi_type_sint64'}
 
@@ -592,6 +594,7 @@ def _emit_backend(spec, B):
             funcs.append(f)
     table, outs = _tables(spec, B)
     by_name = ctx.by_name
+    # the constants the template's hand-written C refers to: their values per ABI come from the spec
     ignore = ctx.val('MPI_STATUS_IGNORE')
     bufs = [(c.abi, getattr(c, B.value), c.name) for c in spec.constants_in('BUFFER_ADDR_CONSTANTS')
             if isinstance(getattr(c, B.value), int) and c.abi != getattr(c, B.value)]

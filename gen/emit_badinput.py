@@ -81,8 +81,8 @@ def _arg(spec, q, large, i, target, whole=False):
     if not ptr and not arr:
         return [], target or _scalar_default(spec, q)
     lines = ['%s %s[%d];' % (base, v, SCRATCH)]
-    if base == 'MPI_Status':
-        lines = ['MPI_Status %s[%d];' % (v, SCRATCH), 'memset(%s, 0, sizeof %s);' % (v, v)]
+    if q.kind.cls == 'status':
+        lines.append('memset(%s, 0, sizeof %s);' % (v, v))
     else:
         lines.append('for (int i_ = 0; i_ < %d; i_++) %s[i_] = %s;' % (SCRATCH, v, _scalar_default(spec, q)))
     return lines + _assign(v, target), v
@@ -206,7 +206,7 @@ def cases(spec, data):
             for t in targets:
                 # the null handle is a third bad value where the face refuses it (gen/convert.py's rule)
                 null_ok = t.dir != 'in' or t.optional or t.null_handle or (
-                    t.kind.handle in convert.NULL_OK_IN and not t.not_null)
+                    convert.NULL_OK_IN[t.kind.handle] and not t.not_null)
                 out.append(_case(spec, data, name, large, params, t, t.kind.handle, classes[t.kind.handle],
                                  'bh_bad_%s(v)' % t.kind.handle, 0 if null_ok else 1))
             for q in params:

@@ -5,15 +5,13 @@ import dataclasses
 import cdecl
 import convert
 import emit_runtime
+import model
 from render import render
 
-HANDLE_CTYPE = {'comm': 'MPI_Comm', 'group': 'MPI_Group', 'datatype': 'MPI_Datatype', 'request': 'MPI_Request',
-                'op': 'MPI_Op', 'errhandler': 'MPI_Errhandler', 'info': 'MPI_Info', 'win': 'MPI_Win',
-                'file': 'MPI_File', 'session': 'MPI_Session', 'message': 'MPI_Message', 'keyval': 'int'}
-NULL_NAME = {'comm': 'MPI_COMM_NULL', 'group': 'MPI_GROUP_NULL', 'datatype': 'MPI_DATATYPE_NULL',
-             'request': 'MPI_REQUEST_NULL', 'op': 'MPI_OP_NULL', 'errhandler': 'MPI_ERRHANDLER_NULL',
-             'info': 'MPI_INFO_NULL', 'win': 'MPI_WIN_NULL', 'file': 'MPI_FILE_NULL', 'session': 'MPI_SESSION_NULL',
-             'message': 'MPI_MESSAGE_NULL', 'keyval': 'MPI_KEYVAL_INVALID'}
+# handle class -> the C type of its handles, its null handle (spec/handles.json, filled by model.load)
+HANDLE_CTYPE = model.HANDLE_TABLES['c']
+NULL_NAME = model.HANDLE_TABLES['null']
+# the constants of each value map that is no constant category (left for a spec field)
 MAP_MEMBERS = {'rank': ['MPI_ANY_SOURCE', 'MPI_PROC_NULL', 'MPI_ROOT', 'MPI_UNDEFINED'],
                'tag': ['MPI_ANY_TAG', 'MPI_UNDEFINED'], 'undefined': ['MPI_UNDEFINED'],
                'darg': ['MPI_DISTRIBUTE_DFLT_DARG']}
@@ -162,7 +160,7 @@ def emit_face(spec, face, outdir):
     ctx = dict(hash_mult=mult, hash_shift=shift,
                hash_slots=[decode[i] + (cls_of[decode[i][1]],) if i is not None else None for i in slots],
                F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
-               rt_class=cdecl.RT_CLASS, handle_err=convert.HANDLE_ERR, maps=maps(spec, face),
+               rt_class=cdecl.RT_CLASS, handle_err=convert.handle_err(), maps=maps(spec, face),
                decode=decode, decode_keyval=decode_keyval, encode=encode, nulls=null_values(spec, face), header=face.header,
                pointer_classes=face.pointer_classes)
     files = {'%s/conv.h' % outdir: render('face_conv.h.j2', **ctx),

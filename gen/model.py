@@ -6,8 +6,14 @@ import json
 import os
 from typing import Optional
 
-HANDLE_CLASSES = ['comm', 'group', 'datatype', 'request', 'op', 'errhandler', 'info',
-                  'win', 'file', 'session', 'message', 'keyval']
+# The handle classes, in the order of spec/handles.json, and one table per field of its records:
+# class -> the C type of its handles ('c'), its null handle ('null', a constant), the runtime's
+# type of its objects ('runtime'), the error class of an invalid handle ('error_class'), and
+# whether an IN handle of it may be the null handle where the spec says nothing ('null_in').
+# load() fills them, in place, so that the emitters' module-level names for them stay valid.
+HANDLE_CLASSES = []
+HANDLE_FIELDS = {'c', 'null', 'runtime', 'error_class', 'null_in'}
+HANDLE_TABLES = {f: {} for f in HANDLE_FIELDS}
 KIND_CLASSES = {'handle', 'tool_handle', 'fint_handle', 'buffer', 'c_pointer', 'attribute', 'extra_state',
                 'string', 'string_array', 'string_2darray', 'argv', 'status', 'f_status', 'f08_status',
                 'logical', 'function', 'varargs', 'int', 'aint', 'offset', 'count', 'double'}
@@ -48,8 +54,9 @@ HAND_WRITTEN = {'c', 'fortran', 'all'}
 # complete ('complete'), frees it ('free'); the standard-ABI shim tracks which are active from it
 REQUEST_EFFECTS = {'persistent', 'start', 'complete', 'free'}
 CONSTANT_KEYS = {'name', 'category', 'c_type', 'fortran_type', 'abi', 'mpich', 'mpich_fortran', 'openmpi',
-                 'attr_value_map', 'in_standard_abi', 'removed_in', 'mpich_assigned', 'standard_class'}
-OTHER_HANDLES = {'MPI_Request': 'request', 'MPI_File': 'file', 'MPI_Session': 'session', 'MPI_Win': 'win'}
+                 'attr_value_map', 'in_standard_abi', 'removed_in', 'mpich_assigned', 'standard_class', 'too_long'}
+# the handle class of a constant of category OTHER_HANDLES, by its C type (from handles.json)
+OTHER_HANDLES = {}
 
 
 class SpecError(Exception):
@@ -104,6 +111,7 @@ class Param:
     # an IN string of at most this constant - 1 characters (MPI_MAX_INFO_KEY: its value differs
     # between the faces, so each face checks its own)
     max_length: Optional[str] = None
+    max_length_error: Optional[str] = None  # that constant's too_long (set by the loader)
     # a '*'-long array of a collective: as long as the communicator's 'peers' (the remote group
     # of an inter-communicator, else the group), its 'local' group, or the process's topology
     # 'sources' (in-degree) or 'destinations' (out-degree)
@@ -167,6 +175,7 @@ class Procedure:
     # or error reporting, and make it again in full if anything is amiss (face_entry.c.j2)
     read_only: bool = False
     hand_written: Optional[str] = None  # one of HAND_WRITTEN, or None: generated
+    ret_kind: Optional[Kind] = None  # the Kind named by ret
     # MPICH's mpi.h gives it as a macro (the handle conversions _c2f, _f2c), not a prototype
     mpich_macro: bool = False
 
@@ -215,13 +224,16 @@ class Constant:
     # an error class outside the standard ABI (MPIX_): the standard class (a constant's name) the
     # standard-ABI face reports it as, from its runtime or from a backend; None for the others
     standard_class: Optional[str] = None
+    # a maximum string length (a max_length of the spec's IN strings): the error class of a longer
+    # string (MPI_ERR_INFO_KEY for MPI_MAX_INFO_KEY); None: MPI_ERR_ARG
+    too_long: Optional[str] = None
 
     @property
     def handle(self):
         if self.category in HANDLE_CATEGORIES:
             return HANDLE_CATEGORIES[self.category]
         if self.category == 'OTHER_HANDLES':
-            return OTHER_HANDLES[self.c_type]
+            return OTHER_HANDLES[self.c_type]  # load() refuses a C type no handle class has
         return None
 
 
@@ -368,7 +380,59 @@ def _check_entries(p, by, where):
             raise SpecError('%s: %s %r names no scalar %s parameter' % (what, field, p[field], d.upper()))
 
 
+def _load_handles(spec_dir):
+    """Reads spec/handles.json into HANDLE_CLASSES, HANDLE_TABLES and OTHER_HANDLES."""
+    raw = _load_json(os.path.join(spec_dir, 'handles.json'))
+    del HANDLE_CLASSES[:]
+    for t in list(HANDLE_TABLES.values()) + [OTHER_HANDLES]:
+        t.clear()
+    for h, r in raw.items():
+        where = 'handles.json: %s' % h
+        if not isinstance(r, dict):
+            raise SpecError('%s: a handle class is a record' % where)
+        unknown = sorted(set(r) - HANDLE_FIELDS)
+        if unknown:
+            raise SpecError('%s: unknown field %s' % (where, ', '.join(map(repr, unknown))))
+        for field in sorted(HANDLE_FIELDS - {'null_in'}):
+            if not isinstance(r.get(field), str):
+                raise SpecError('%s: missing field %r' % (where, field))
+        HANDLE_CLASSES.append(h)
+        for field in HANDLE_FIELDS:
+            HANDLE_TABLES[field][h] = r.get(field, False)
+        OTHER_HANDLES.setdefault(r['c'], h)
+
+
+def _check_max_lengths(procedures, constants):
+    """An IN string's max_length names a constant; a constant's too_long names an error class;
+    each such string gets its constant's too_long as max_length_error."""
+    by_name = {c.name: c for c in constants}
+    for c in constants:
+        if c.too_long and (c.too_long not in by_name or by_name[c.too_long].category != 'ERROR_CLASSES'):
+            raise SpecError('constants.json: %s: too_long %r is no error class' % (c.name, c.too_long))
+    for pr in procedures:
+        for p in pr.params:
+            if p.max_length and p.max_length not in by_name:
+                raise SpecError('%s: parameter %r: max_length %r is no constant' % (pr.name, p.name, p.max_length))
+            if p.max_length:
+                p.max_length_error = by_name[p.max_length].too_long
+
+
+def _check_handles(constants):
+    """Each handle class's null handle is a constant, its error_class an error class."""
+    by_name = {c.name: c for c in constants}
+    for c in constants:
+        if c.category == 'OTHER_HANDLES' and c.c_type not in OTHER_HANDLES:
+            raise SpecError('constants.json: %s: C type %r is no handle class\'s of handles.json' % (c.name, c.c_type))
+    for h in HANDLE_CLASSES:
+        n, e = HANDLE_TABLES['null'][h], HANDLE_TABLES['error_class'][h]
+        if n not in by_name:
+            raise SpecError('handles.json: %s: null %r is no constant' % (h, n))
+        if e not in by_name or by_name[e].category != 'ERROR_CLASSES':
+            raise SpecError('handles.json: %s: error_class %r is no error class' % (h, e))
+
+
 def load(spec_dir):
+    _load_handles(spec_dir)
     kinds = {}
     for name, k in _load_json(os.path.join(spec_dir, 'kinds.json')).items():
         where = 'kinds.json: %s' % name
@@ -381,7 +445,7 @@ def load(spec_dir):
         if 'element_error_class' in k and (not k.get('check') or not str(k['element_error_class']).startswith('MPI_ERR_')):
             raise SpecError('%s: element_error_class applies to a kind with a check and names an MPI_ERR_ class' % where)
         if k['class'] == 'handle' and k.get('handle') not in HANDLE_CLASSES:
-            raise SpecError('%s: unknown handle class %r' % (where, k.get('handle')))
+            raise SpecError('%s: handle class %r is not in handles.json' % (where, k.get('handle')))
         if 'c' not in k:
             raise SpecError('%s: missing C type' % where)
         kinds[name] = Kind(name=name, c=k['c'], c_large=k.get('c_large'), fortran=k.get('fortran'), cls=k['class'],
@@ -423,7 +487,8 @@ def load(spec_dir):
                 replaced_by=r.get('replaced_by'), in_standard_abi=r.get('in_standard_abi', True), large_count=large,
                 before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True),
                 requests=r.get('requests'), read_only=r.get('read_only', False),
-                hand_written=r.get('hand_written'), mpich_macro=r.get('mpich_macro', False)))
+                hand_written=r.get('hand_written'), mpich_macro=r.get('mpich_macro', False),
+                ret_kind=kinds[r['return']]))
     names = {}
     for p in procedures:
         if p.name in names:
@@ -469,7 +534,8 @@ def load(spec_dir):
                      abi=r['abi'], mpich=r['mpich'], mpich_fortran=r.get('mpich_fortran'), openmpi=r.get('openmpi'),
                      attr_value_map=r.get('attr_value_map'),
                      in_standard_abi=r.get('in_standard_abi', True), removed_in=_version(r, 'removed_in', where),
-                     mpich_assigned=r.get('mpich_assigned', False), standard_class=r.get('standard_class'))
+                     mpich_assigned=r.get('mpich_assigned', False), standard_class=r.get('standard_class'),
+                     too_long=r.get('too_long'))
         if c.in_standard_abi and c.abi is None:
             raise SpecError('%s: in the standard ABI but has no value there' % where)
         if c.c_type and 'openmpi' not in r:
@@ -478,6 +544,8 @@ def load(spec_dir):
             raise SpecError('%s: openmpi must be an integer, {"symbol": name} or null' % where)
         constants.append(c)
     _check_standard_classes(constants)
+    _check_handles(constants)
+    _check_max_lengths(procedures, constants)
     _check_collisions(constants)
     classes = {c.name for c in constants if c.category == 'ERROR_CLASSES'}
     for k in kinds.values():
@@ -522,6 +590,7 @@ def _check_collisions(constants):
                 continue
             groups.setdefault((key, v), []).append(c.name)
         for (key, v), names in groups.items():
+            # the spec's names for one object (left for a spec field: alias_of)
             aliases = {'MPI_LONG_LONG', 'MPI_LONG_LONG_INT', 'MPI_C_COMPLEX', 'MPI_C_FLOAT_COMPLEX',
                        'MPI_MESSAGE_NULL', 'MPI_INTEGER16', 'MPI_DATATYPE_NULL'}
             if len(names) > 1 and not set(names) <= aliases:

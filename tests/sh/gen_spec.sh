@@ -4,7 +4,8 @@
 . tests/sh/lib.sh
 # refused FILE PY-EXPRESSION WANT: edit FILE of a copy of the spec with PY-EXPRESSION (recs: its
 # records; r, p: MPI_Send's record and its params by name in pt2pt.json; c: the constants by
-# name; k: the kinds by name), generate, and expect failure with WANT in the message
+# name; k: the kinds by name; h: the handle classes by name), generate, and expect failure with
+# WANT in the message
 refused() {
     rm -rf "$TMP/spec" && cp -a spec "$TMP/spec"
     python3 - "$TMP/spec/$1" "$2" <<'EOF' || fail "could not edit the spec copy: $2"
@@ -16,6 +17,8 @@ if path.endswith('pt2pt.json'):
     p = {q['name']: q for q in r['params']}
 elif path.endswith('kinds.json'):
     k = recs
+elif path.endswith('handles.json'):
+    h = recs
 else:
     c = {x['name']: x for x in recs}
 exec(edit)
@@ -28,6 +31,7 @@ EOF
 bad() { refused procedures/pt2pt.json "$@"; }
 bad_const() { refused constants.json "$@"; }
 bad_kind() { refused kinds.json "$@"; }
+bad_handle() { refused handles.json "$@"; }
 bad "p['dest']['acepts'] = ['MPI_PROC_NULL']" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest' has unknown field 'acepts'"
 bad "r['colective'] = True" "spec error: procedures/pt2pt.json: MPI_Send: unknown field 'colective'"
@@ -59,6 +63,17 @@ bad_kind "k['RMA_DISPLACEMENT_NNI']['error_class'] = 'MPI_ERR_DISPP'" \
     "spec error: kinds.json: RMA_DISPLACEMENT_NNI: error_class 'MPI_ERR_DISPP' is no error class"
 bad_kind "del k['RMA_DISPLACEMENT_NNI']['check']" \
     "spec error: kinds.json: RMA_DISPLACEMENT_NNI: error_class applies to a kind with a check"
+bad_handle "del h['keyval']" "spec error: kinds.json: KEYVAL: handle class 'keyval' is not in handles.json"
+bad_handle "h['comm']['nul'] = 'MPI_COMM_NULL'" "spec error: handles.json: comm: unknown field 'nul'"
+bad_handle "del h['comm']['c']" "spec error: handles.json: comm: missing field 'c'"
+bad_handle "h['comm']['error_class'] = 'MPI_ERR_COMMM'" "spec error: handles.json: comm: error_class 'MPI_ERR_COMMM' is no error class"
+bad_handle "h['comm']['null'] = 'MPI_COMM_NUL'" "spec error: handles.json: comm: null 'MPI_COMM_NUL' is no constant"
+bad_handle "h['win']['c'] = 'MPI_Window'" \
+    "spec error: constants.json: MPI_WIN_NULL: C type 'MPI_Win' is no handle class's of handles.json"
+bad_const "c['MPI_MAX_INFO_KEY']['too_long'] = 'MPI_ERR_INFO_KY'" \
+    "spec error: constants.json: MPI_MAX_INFO_KEY: too_long 'MPI_ERR_INFO_KY' is no error class"
+refused procedures/info.json "[q.update(max_length='MPI_MAX_INFO_KY') for q in c['MPI_Info_set']['params'] if q['name'] == 'key']" \
+    "spec error: MPI_Info_set: parameter 'key': max_length 'MPI_MAX_INFO_KY' is no constant"
 bad_const "c['MPI_ERR_OTHER']['standrd_class'] = 'MPI_ERR_OTHER'" \
     "spec error: constants.json: MPI_ERR_OTHER: unknown field standrd_class"
 bad_const "del c['MPIX_ERR_REVOKED']['standard_class']" \
@@ -76,7 +91,7 @@ accepted() {
 import json, sys
 path, edit = sys.argv[1], sys.argv[2]
 recs = json.load(open(path))
-r = {x['name']: x for x in recs}
+r = recs if isinstance(recs, dict) else {x['name']: x for x in recs}
 exec(edit)
 json.dump(recs, open(path, 'w'), indent=1)
 EOF
@@ -100,6 +115,20 @@ accepted procedures/fortran.json "del r['MPI_F_sync_reg']['hand_written']"
 grep -qx 'mpi_f_sync_reg_' "$TMP/edited/tests/exports_fortran.txt" \
     && fail "MPI_F_sync_reg, not hand_written, is still among the Fortran library's exports"
 echo "rank_of defaults to the IN communicator by kind; hand_written and mpich_macro decide, not names"
+# the handle-class table (spec/handles.json) decides a class's error class and whether its null
+# handle passes where the spec says nothing
+accepted handles.json "r['comm']['error_class'] = 'MPI_ERR_ARG'; r['group']['null_in'] = True"
+grep -q 'cf_bad_handle(eo, fn, arg, (intptr_t)h, RT_CLASS_COMM, st, RT_ERR_ARG)' "$TMP/edited/c/conv.h" \
+    || fail "an invalid communicator does not give handles.json's error_class"
+sed -n '/^FACE_API int PMPI_Group_size(/,/^}/p' "$TMP/edited/c/entry_groups.c" | grep -q 'cf_group_in(NULL, FN, "group", group, 1,' \
+    || fail "with null_in, MPI_Group_size does not take MPI_GROUP_NULL"
+echo "the handle-class table decides error classes and null handles"
+# a maximum length's too_long decides the error class of a longer string
+accepted constants.json "r['MPI_MAX_INFO_KEY']['too_long'] = 'MPI_ERR_NAME'"
+sed -n '/^FACE_API int PMPI_Info_set(/,/^}/p' "$TMP/edited/c/entry_info.c" \
+    | grep -q 'fs_check_strlen(NULL, FN, "key", key, MPI_MAX_INFO_KEY, "MPI_MAX_INFO_KEY", RT_ERR_NAME)' \
+    || fail "MPI_Info_set: a key longer than MPI_MAX_INFO_KEY does not give the constant's too_long"
+echo "too_long decides the error class of an overlong string"
 
 # the spec as it is: generated checks follow its fields
 python3 gen/generate.py spec "$TMP/out" || fail "generate.py failed on spec/"
