@@ -242,6 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tp_pool_destroy(&tcp_g.sends);
     tp_pool_destroy(&tcp_g.recvs);
     free(conn.buf);
+    free(conn.rb);
     free(stream);
     return 0;
 }

@@ -19,6 +19,7 @@
 #define TCP_AUTH_NS 1000000000LL    /* an accepted connection has this long to authenticate */
 #define TCP_SECRET_MAX 128          /* bytes of the job's secret (the hex text is the key) */
 #define TCP_EVENTS 64
+#define TCP_RBUF 8192               /* read-ahead of a connection: reads of fewer bytes go through it */
 
 /* The handshake. The acceptor writes a challenge at once; the connector answers with HELLO
  * whose payload is HMAC-SHA256(secret, "switchyard-tcp-v1" || nonce || sender rank || receiver
@@ -84,6 +85,9 @@ struct tcp_conn {
     size_t got;                 /* bytes of f, then of the payload */
     unsigned char *buf;         /* EAGER payload, or DATA bytes for an unpacking receive */
     size_t cap;
+    unsigned char *rb;          /* read-ahead: one read takes a frame and what follows it */
+    size_t rb_off, rb_len;      /* its unparsed bytes are rb[rb_off .. rb_len) */
+    int rb_dry;                 /* the last read was short: the socket had no more then */
     struct tcp_conn *next;
 };
 

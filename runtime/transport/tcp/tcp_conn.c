@@ -223,6 +223,7 @@ void tcp_conn_close(struct tcp_conn *c)
     epoll_ctl(tcp_g.epfd, EPOLL_CTL_DEL, c->fd, NULL);
     close(c->fd);
     free(c->buf);
+    free(c->rb);
     free(c);
 }
 

@@ -19,20 +19,40 @@ static ssize_t fd_source(void *ctx, void *dst, size_t n)
     return read(*(const int *)ctx, dst, n);
 }
 
-/* Reads up to want - *got bytes from src into dst + *got; 1 when complete, 0 when the source
- * has no more now, -1 when the connection ended or failed. */
-static int fill(tcp_source src, void *ctx, void *dst, size_t want, size_t *got)
+/* Reads up to want - *got bytes of c's stream into dst + *got: first what the read-ahead
+ * holds, then from src, through the read-ahead when less than TCP_RBUF is wanted (a frame's
+ * header and a small payload come in one read), straight into dst otherwise. 1 when complete,
+ * 0 when the source has no more now (after a short read, without asking it: the poller says
+ * when more arrives), -1 when the connection ended or failed. */
+static int fill(struct tcp_conn *c, tcp_source src, void *ctx, void *dst, size_t want, size_t *got)
 {
     while (*got < want) {
-        ssize_t r = src(ctx, (unsigned char *)dst + *got, want - *got);
+        size_t need = want - *got;
+        ssize_t r;
 
+        if (c->rb_off < c->rb_len) {
+            size_t k = c->rb_len - c->rb_off < need ? c->rb_len - c->rb_off : need;
+            memcpy((unsigned char *)dst + *got, c->rb + c->rb_off, k);
+            c->rb_off += k;
+            *got += k;
+            continue;
+        }
+        if (c->rb_dry) {
+            c->rb_dry = 0;
+            return 0;
+        }
+        if (need < TCP_RBUF && !c->rb && !(c->rb = malloc(TCP_RBUF)))
+            return -1;
+        r = need < TCP_RBUF ? src(ctx, c->rb, TCP_RBUF) : src(ctx, (unsigned char *)dst + *got, need);
         if (r > 0) {
-            *got += (size_t)r;
+            c->rb_dry = (size_t)r < (need < TCP_RBUF ? (size_t)TCP_RBUF : need);
+            if (need < TCP_RBUF)
+                c->rb_off = 0, c->rb_len = (size_t)r;
+            else
+                *got += (size_t)r;
         } else if (r == 0) {
             return -1;
-        } else if (errno == EINTR) {
-            continue;
-        } else {
+        } else if (errno != EINTR) {
             return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
         }
     }
@@ -200,7 +220,7 @@ int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx)
         int64_t pay;
 
         if (c->got < sizeof c->f) {
-            rc = fill(src, ctx, &c->f, sizeof c->f, &hgot);
+            rc = fill(c, src, ctx, &c->f, sizeof c->f, &hgot);
             c->got = hgot;
             if (c->peer < 0 && !may_be_hello(c, hgot)) {
                 c->offence = TCP_DROP_BAD;
@@ -235,7 +255,7 @@ int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx)
                 }
                 dst = c->buf;
             }
-            rc = fill(src, ctx, dst, (size_t)pay, &pgot);
+            rc = fill(c, src, ctx, dst, (size_t)pay, &pgot);
             c->got = sizeof c->f + pgot;
             if (rc <= 0) {
                 c->offence = c->peer < 0 ? TCP_DROP_EOF : TCP_CLOSED;
@@ -248,7 +268,8 @@ int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx)
             return -1;
         }
         frames++;
-        if (frames >= 64)
-            return frames; /* bounded: others get their turn */
+        if (frames >= 64 && c->rb_off == c->rb_len)
+            return frames; /* bounded: others get their turn (nothing is left read ahead, which
+                            * the poller would not announce) */
     }
 }
