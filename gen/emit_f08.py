@@ -78,8 +78,9 @@ def f08_direct(proc):
 
 def f08_supported(proc, spec):
     """Whether the module offers proc: a Fortran procedure of the C face, not removed, whose
-    parameters are all of classes the wrappers convert (no weights; procedures only of a
-    callback type f08_callback accepts)."""
+    parameters are all of classes the wrappers convert (procedures only of a callback type
+    f08_callback accepts). Weights arrays go to the Fortran face as they are: the module's
+    MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY are mpif.h's common blocks, whose addresses it knows."""
     if proc.in_fortran and not proc.removed_in and f08_direct(proc):
         return True
     if not emit_fortran.fortran_supported(proc) or proc.removed_in or cdecl.face_manual(proc):
@@ -87,7 +88,7 @@ def f08_supported(proc, spec):
     if proc.ret != 'ERROR_CODE' and not spec.kinds[proc.ret].fortran:
         return False
     for p in f08_params(proc):
-        if p.kind.cls not in F08_CLASSES or p.kind.map == 'weights':
+        if p.kind.cls not in F08_CLASSES:
             return False
         if p.kind.cls == 'buffer' and p.is_array:
             return False
@@ -226,9 +227,12 @@ def _wrap(names, width=80):
 
 def module_constants(spec, types):
     """(Fortran type, name, value) of the module's PARAMETERs: mpif.h's, handles typed; and its
-    common blocks as (block, [(name, declaration)]), statuses as TYPE(MPI_Status)."""
+    common blocks as (block, [(name, declaration)]), statuses as TYPE(MPI_Status), and the
+    INTEGER arrays of the standard (fortran_type INTEGER(*): MPI_UNWEIGHTED) as arrays of one,
+    which an explicit interface's assumed-size dummy accepts."""
     params, commons, _ = emit_fortran.mpif_lines(spec)
     ctype = {c.name: c.c_type for c in spec.constants}
+    ftype = {c.name: c.fortran_type for c in spec.constants}
     typenames = set(types.values())
     out = []
     for t, name, v in params:
@@ -241,6 +245,8 @@ def module_constants(spec, types):
         for name, decl in members:
             if (ctype.get(name) or '').replace(' ', '') == 'MPI_Status*':  # MPI_STATUS(ES)_IGNORE
                 decl = re.sub(r'^INTEGER (\w+)\(MPI_STATUS_SIZE,?', r'TYPE(MPI_Status) \1(', decl).replace('()', '')
+            elif ftype.get(name) == 'INTEGER(*)' and decl == 'INTEGER ' + name:
+                decl += '(1)'
             blocks.setdefault(block, []).append((name, decl))
     return out, blocks
 

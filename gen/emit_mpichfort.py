@@ -17,7 +17,10 @@ def mpich_name(proc):
 
 def _translation(p):
     """The C expression passing parameter p to the module's C function: MPICH's sentinels
-    (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE, objects of the program) become ours."""
+    (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE, MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, objects
+    of the program or of libmpichfort) become ours."""
+    if p.kind.map == 'weights':
+        return 'mf_weights(%s)' % p.name
     if p.kind.cls == 'buffer':
         return 'mf_buffer(%s, &%s_)' % (p.name, p.name)
     if p.kind.cls == 'status':
@@ -29,7 +32,7 @@ def _entry(proc, d):
     """Template data of proc's entry point and of its C translation (None when no parameter
     can carry a sentinel: the entry point calls the module's C function directly)."""
     params = emit_f08.f08_params(proc)
-    translate = any(p.kind.cls in ('buffer', 'status') for p in params)
+    translate = any(p.kind.cls in ('buffer', 'status') or p.kind.map == 'weights' for p in params)
     uses = sorted({n for decl in d['cdecls'] + d['fdecls'] for n in re.findall(r'\b(MPI_\w+)\b', decl)},
                   key=str.lower)
     mich_name = mpich_name(proc)

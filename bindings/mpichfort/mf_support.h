@@ -13,6 +13,17 @@
 extern MPI_Fint MPIR_F08_MPI_IN_PLACE, MPIR_F08_MPI_BOTTOM;
 extern MPI_Fint MPIR_F08_MPI_STATUS_IGNORE_OBJ[5], MPIR_F08_MPI_STATUSES_IGNORE_OBJ[5];
 
+/* MPICH's mpi_f08 module has MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY as variables of its module
+ * mpi_f08_link_constants (gfortran's names for them here; defined in mf_sentinels.c). */
+extern MPI_Fint mf_unweighted __asm__("__mpi_f08_link_constants_MOD_mpi_unweighted");
+extern MPI_Fint mf_weights_empty __asm__("__mpi_f08_link_constants_MOD_mpi_weights_empty");
+
+/* A weights argument w, MPICH's MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY made the Fortran face's. */
+static inline MPI_Fint *mf_weights(MPI_Fint *w)
+{
+    return w == &mf_unweighted ? &mpifcmb5_.v : w == &mf_weights_empty ? &mpifcmb9_.v : w;
+}
+
 /* The descriptor to pass for choice buffer d: d, or when d is MPICH's MPI_IN_PLACE or
  * MPI_BOTTOM (a scalar), *tmp made a copy of it addressing the Fortran face's one. */
 static inline CFI_cdesc_t *mf_buffer(CFI_cdesc_t *d, CFI_cdesc_t *tmp)
