@@ -138,7 +138,9 @@ static void send_ack(int dst, uint64_t sreq)
 /* Puts n bytes of message data into r's buffer (through its datatype) and completes it. */
 static void finish_recv(rt_request *r, const void *data, rt_count n)
 {
-    if (n > 0)
+    if (n > 0 && rt__type_contig(r->type))
+        memcpy(r->buf, data, (size_t)n);
+    else if (n > 0)
         rt__type_unpack(r->type, data, n, r->buf);
     rt__request_complete(r);
 }

@@ -226,6 +226,7 @@ int rt_Request_get_status(rt_request *request, int *flag, rt_status *status)
 struct many {
     int n;
     rt_request **r;
+    int first; /* all_done: r[0 .. first - 1] are done or inactive (a done request stays done) */
 };
 
 static int any_done(void *arg)
@@ -243,11 +244,12 @@ static int any_done(void *arg)
 
 static int all_done(void *arg)
 {
-    const struct many *m = arg;
-    for (int i = 0; i < m->n; i++)
-        if (!inactive(m->r[i]) && !rt__request_done(m->r[i]))
-            return 0;
-    return 1;
+    struct many *m = arg;
+    int i = m->first;
+    while (i < m->n && (inactive(m->r[i]) || rt__request_done(m->r[i])))
+        i++;
+    m->first = i;
+    return i == m->n;
 }
 
 /* The index of the first completed active request, RT_UNDEFINED if none is active, -1 if
@@ -267,7 +269,7 @@ static int first_done(int n, rt_request **r)
 /* MPI_Waitany. */
 int rt_Waitany(int count, rt_request **array_of_requests, int *index, rt_status *status)
 {
-    struct many m = {count, array_of_requests};
+    struct many m = {count, array_of_requests, 0};
     rt__wait_until(any_done, &m);
     *index = first_done(count, array_of_requests);
     if (*index == RT_UNDEFINED) {
@@ -319,7 +321,7 @@ static int finish_all(int count, rt_request **r, rt_status *statuses, const char
 /* MPI_Waitall. */
 int rt_Waitall(int count, rt_request **array_of_requests, rt_status *array_of_statuses)
 {
-    struct many m = {count, array_of_requests};
+    struct many m = {count, array_of_requests, 0};
     rt__wait_until(all_done, &m);
     return finish_all(count, array_of_requests, array_of_statuses, __func__);
 }
@@ -327,7 +329,7 @@ int rt_Waitall(int count, rt_request **array_of_requests, rt_status *array_of_st
 /* MPI_Testall: all or nothing. */
 int rt_Testall(int count, rt_request **array_of_requests, int *flag, rt_status *array_of_statuses)
 {
-    struct many m = {count, array_of_requests};
+    struct many m = {count, array_of_requests, 0};
     rt__progress();
     *flag = all_done(&m);
     return *flag ? finish_all(count, array_of_requests, array_of_statuses, __func__) : RT_SUCCESS;
@@ -366,7 +368,7 @@ static int finish_some(int count, rt_request **r, int *outcount, int *indices, r
 int rt_Waitsome(int incount, rt_request **array_of_requests, int *outcount, int *array_of_indices,
                 rt_status *array_of_statuses)
 {
-    struct many m = {incount, array_of_requests};
+    struct many m = {incount, array_of_requests, 0};
     rt__wait_until(any_done, &m);
     return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, __func__, 0);
 }
@@ -398,7 +400,7 @@ int rt_Request_get_status_any(int count, rt_request *const *array_of_requests, i
 int rt_Request_get_status_all(int count, rt_request *const *array_of_requests, int *flag,
                               rt_status *array_of_statuses)
 {
-    struct many m = {count, (rt_request **)array_of_requests};
+    struct many m = {count, (rt_request **)array_of_requests, 0};
     rt__progress();
     *flag = all_done(&m);
     if (*flag && array_of_statuses)
