@@ -1,12 +1,10 @@
 # Emits the runtime's generated half: its constants (numbered as in the standard ABI),
 # the table of predefined objects, the rt_<Name>() prototypes and their weak stubs.
 import cdecl
+import model
 from render import render
 
-INT_CTYPES = {'int', 'MPI_T_cb_safety', 'MPI_T_source_order'}
-NULL_HANDLES = {'MPI_COMM_NULL', 'MPI_DATATYPE_NULL', 'MPI_OP_NULL', 'MPI_GROUP_NULL', 'MPI_REQUEST_NULL',
-                'MPI_ERRHANDLER_NULL', 'MPI_INFO_NULL', 'MPI_MESSAGE_NULL', 'MPI_WIN_NULL', 'MPI_FILE_NULL',
-                'MPI_SESSION_NULL'}
+INT_CTYPES = {'int', 'MPI_T_cb_safety', 'MPI_T_source_order'}  # C types the runtime holds as int
 ERRHANDLER_OBJECT_CLASSES = ('comm', 'win', 'file', 'session')
 
 
@@ -28,11 +26,13 @@ def builtins(spec):
     """Predefined objects: one per distinct (handle class, value); aliases share one.
     Returns [(id_name, class, [constant names])]."""
     out, seen = [], {}
+    # the null handles (spec/handles.json) are no objects; a keyval's (an int) is a builtin
+    nulls = {model.HANDLE_TABLES['null'][h] for h in model.HANDLE_CLASSES if model.HANDLE_TABLES['c'][h] != 'int'}
     for c in spec.constants:
         cls = c.handle
         if c.category == 'ENV_INQ_AND_ATTR_KEYS' and c.name != 'MPI_KEYVAL_INVALID':
             cls = 'keyval'
-        if cls is None or c.name in NULL_HANDLES:
+        if cls is None or c.name in nulls:
             continue
         key = (cls, c.abi if c.abi is not None else c.name)
         if key in seen:
