@@ -96,9 +96,10 @@ $(LIB)/libmpi.so.12: $(C_OBJ) $(LIB)/libswitchyard_rt.a
 $(LIB)/libmpich.so.12 $(LIB)/libmpi.so: $(LIB)/libmpi.so.12
 	ln -sf libmpi.so.12 $@
 
-# (with the object of the mpi_f08 module: its == and /= on handles)
-$(LIB)/libmpifort.so.12: $(F_OBJ) $(OBJ)/mpi_f08.o $(LIB)/libmpi.so.12
-	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -Wl,-rpath,'$$ORIGIN' -o $@ $(F_OBJ) $(OBJ)/mpi_f08.o \
+# (with the objects of the mpi_f08 module, its == and /= on handles, and of the mpi module: the
+# procedures of both written in Fortran, MPI_Sizeof)
+$(LIB)/libmpifort.so.12: $(F_OBJ) $(OBJ)/mpi_f08.o $(INC)/mpi.mod $(LIB)/libmpi.so.12
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -Wl,-rpath,'$$ORIGIN' -o $@ $(F_OBJ) $(OBJ)/mpi_f08.o $(OBJ)/mpi_module.o \
 		-L$(LIB) -lmpi $(LIBS)
 $(LIB)/libmpifort.so: $(LIB)/libmpifort.so.12
 	ln -sf libmpifort.so.12 $@
@@ -120,20 +121,23 @@ $(LIB)/libmpi_abi.so: $(LIB)/libmpi_abi.so.1
 
 # The Fortran face over the standard ABI: a client of libmpi_abi.so.1 only, so that it runs on
 # every backend the shim forwards to.
-$(LIB)/libmpifort_abi.so.1: $(FABI_OBJ) $(LIB)/libmpi_abi.so
-	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort_abi.so.1 -Wl,-rpath,'$$ORIGIN' -o $@ $(FABI_OBJ) -L$(LIB) -lmpi_abi -lffi
+$(LIB)/libmpifort_abi.so.1: $(FABI_OBJ) $(INC)/abi/mpi.mod $(LIB)/libmpi_abi.so
+	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort_abi.so.1 -Wl,-rpath,'$$ORIGIN' -o $@ $(FABI_OBJ) $(OBJ)/mpi_module_abi.o \
+		-L$(LIB) -lmpi_abi -lffi
 $(LIB)/libmpifort_abi.so: $(LIB)/libmpifort_abi.so.1
 	ln -sf libmpifort_abi.so.1 $@
 
 $(INC)/mpi.mod: $(GEN)/fortran/mpi_module.f90 $(INC)/mpif.h
-	cd $(INC) && $(FC) -c -fno-range-check -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module.o
+	@mkdir -p $(INC) $(OBJ)
+	cd $(INC) && $(FC) -c -fPIC -g -O2 -fno-range-check $(SAN) -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module.o
 # The mpi_f08 module: its .mod next to mpi.mod, its object in libmpifort.so.12 (one rule makes both).
 $(INC)/mpi_f08.mod: $(OBJ)/mpi_f08.o
 $(OBJ)/mpi_f08.o: $(GEN)/fortran/mpi_f08.f90
 	@mkdir -p $(INC) $(OBJ)
 	cd $(INC) && $(FC) -c -fPIC -g -O2 -fno-range-check $(SAN) $(abspath $<) -o $(abspath $(OBJ))/mpi_f08.o
 $(INC)/abi/mpi.mod: $(GEN)/fortran_abi/mpi_module.f90 $(INC)/abi/mpif.h
-	cd $(INC)/abi && $(FC) -c -fno-range-check -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module_abi.o
+	@mkdir -p $(INC)/abi $(OBJ)
+	cd $(INC)/abi && $(FC) -c -fPIC -g -O2 -fno-range-check $(SAN) -I. $(abspath $<) -o $(abspath $(OBJ))/mpi_module_abi.o
 
 $(BIN)/.mpiwrap: bindings/wrappers/.mpiwrap.in
 	@mkdir -p $(dir $@)

@@ -30,7 +30,11 @@ def f08_expected(proc):
 
 
 def f08_symbol(proc):
-    """The C symbol (the interface's binding label) implementing proc's f08 binding."""
+    """The symbol implementing proc's f08 binding: the interface's binding label (a C symbol),
+    or for a generic the module writes in Fortran (fortran_generic) its first specific, as
+    gfortran names a module procedure."""
+    if proc.fortran_generic:
+        return '__mpi_f08_MOD_' + emit_fortran.generics_of(proc, True)['specifics'][0]['name']
     return proc.name + '_f08'
 
 
@@ -83,9 +87,10 @@ def f08_supported(proc, spec):
     MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY are mpif.h's common blocks, whose addresses it knows."""
     if proc.in_fortran and not proc.removed_in and f08_direct(proc):
         return True
-    if not emit_fortran.fortran_supported(proc) or proc.removed_in or cdecl.face_manual(proc):
+    hand = proc.hand_written == 'fortran'  # the Fortran face's entry point is written by hand
+    if not (emit_fortran.fortran_supported(proc) or hand) or proc.removed_in or cdecl.face_manual(proc) and not hand:
         return False
-    if proc.ret != 'ERROR_CODE' and not spec.kinds[proc.ret].fortran:
+    if proc.ret not in ('ERROR_CODE', 'NOTHING') and not spec.kinds[proc.ret].fortran:
         return False
     for p in f08_params(proc):
         if p.kind.cls not in F08_CLASSES:
@@ -195,21 +200,25 @@ def _procedure(proc, spec, types, entry):
         else:
             args.append(p.name)
     ret = cdecl.c_return(proc)
-    is_sub = proc.ret == 'ERROR_CODE'
-    if is_sub:
+    is_sub = proc.ret in ('ERROR_CODE', 'NOTHING')
+    has_ierr = proc.ret == 'ERROR_CODE'
+    if not has_ierr:  # no error to report (MPI_F_sync_reg): any buffer, contiguous or not
+        checks = []
+    if has_ierr:
         cparams.append('MPI_Fint *ierror')
         fdecls.append('INTEGER, OPTIONAL, INTENT(OUT) :: ierror')
-    names = [p.name for p in params] + (['ierror'] if is_sub else [])
+    names = [p.name for p in params] + (['ierror'] if has_ierr else [])
     # A procedure argument cannot be a dummy of a BIND(C) interface unless it is BIND(C)
     # itself: such a procedure is a module procedure passing C_FUNLOC of it to the C wrapper.
     funcs = [p.name for p in params if p.kind.cls == 'function']
     cdecls = ['TYPE(C_FUNPTR), VALUE :: %s' % p.name if p.kind.cls == 'function' else d
               for p, d in zip(params, fdecls)] + fdecls[len(params):]
     return {'funcs': funcs, 'cdecls': cdecls, 'cargs_lines': _wrap(['C_FUNLOC(%s)' % n if n in funcs else n for n in names]),
-            'name': proc.name, 'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub, 'ret': ret,
+            'name': proc.name, 'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub,
+            'ierror': has_ierr, 'ret': ret,
             'fret': None if is_sub else spec.kinds[proc.ret].fortran,
             'fnames': ', '.join(names), 'fdecls': fdecls, 'cparams': ', '.join(cparams) or 'void',
-            'checks': checks, 'args': ', '.join(args + (['&ierr_'] if is_sub and not direct else []) + hidden),
+            'checks': checks, 'args': ', '.join(args + (['&ierr_'] if has_ierr and not direct else []) + hidden),
             'entry_params': None if direct else entry['params'], 'direct': direct}
 
 
@@ -254,7 +263,7 @@ def module_constants(spec, types):
 def offered_procedures(spec):
     """(procedure, template data) of each procedure the module offers, in spec order."""
     types = handle_types(spec)
-    entries = {e['name']: e for e in emit_fortran._entries(spec, False)}
+    entries = {e['name']: e for e in emit_fortran._entries(spec, False) + emit_fortran.hand_entries(spec)}
     return [(p, _procedure(p, spec, types, entries.get(p.name))) for p in spec.procedures
             if f08_supported(p, spec) and (f08_direct(p) or p.name in entries and not entries[p.name]['unsupported'])]
 
@@ -269,6 +278,7 @@ def emit(spec):
     return {
         'fortran/mpi_f08.f90': render('mpi_f08.f90.j2', 'f', types=sorted(set(types.values())), consts=consts,
                                       commons=commons, procs=procs, status_hidden=STATUS_HIDDEN,
+                                      generics=emit_fortran.generics(spec, True),
                                       callbacks=callback_interfaces(spec, types, offered)),
         'fortran/f08.c': render('fortran_f08.c.j2', procs=procs),
     }

@@ -1,6 +1,8 @@
 # Emits the Fortran faces (over the MPICH ABI, and over the standard ABI): mpif.h, the `mpi`
 # module, and the Fortran-callable entry points in four manglings, each converting its
 # arguments and calling the C face.
+import re
+
 import cdecl
 from render import render
 
@@ -336,6 +338,46 @@ def _entries(spec, abi):
     return funcs
 
 
+def generics(spec, optional_ierror):
+    """Template data of the generic interfaces the modules write in Fortran (the spec's
+    fortran_generic: MPI_Sizeof), one per procedure (generics_of). ierror is OPTIONAL in
+    `mpi_f08` (optional_ierror), required in `mpi`."""
+    return [generics_of(proc, optional_ierror) for proc in spec.procedures if proc.fortran_generic]
+
+
+def generics_of(proc, optional_ierror):
+    """proc's generic interface: its name and its specifics, each a module procedure taking the
+    choice parameter as one type of fortran_generic, any rank (assumed-rank, which gfortran
+    accepts for any type), and setting the OUT parameter to the bytes of one element."""
+    buf, size = proc.params
+    specifics = []
+    for t in proc.fortran_generic:
+        name = '%s_%s_' % (proc.name.lower(), re.sub(r'\W+', '_', t.lower()).strip('_'))
+        specifics.append({'name': name, 'decls': [
+            '%s, DIMENSION(..), INTENT(IN) :: %s' % (t, buf.name),
+            '%s, INTENT(OUT) :: %s' % (size.kind.fortran, size.name),
+            'INTEGER%s, INTENT(OUT) :: ierror' % (', OPTIONAL' if optional_ierror else '')],
+            'args': '%s, %s, ierror' % (buf.name, size.name),
+            'body': ['%s = storage_size(%s) / 8' % (size.name, buf.name),
+                     ('if (present(ierror)) ' if optional_ierror else '') + 'ierror = MPI_SUCCESS']})
+    return {'name': proc.name, 'specifics': specifics}
+
+
+def hand_entries(spec):
+    """The entry points of the Fortran face written by hand for procedures without a C binding
+    (hand_written 'fortran': MPI_F_sync_reg, bindings/fortran/fsupport.c), as _entries gives
+    them: their parameters as a generated entry point would take them."""
+    out = []
+    for proc in spec.procedures:
+        if proc.hand_written != 'fortran' or not proc.in_fortran:
+            continue
+        decl, hidden = conversion(proc)[:2]
+        out.append({'name': proc.name, 'unsupported': None, 'ret': cdecl.c_return(proc),
+                    'params': ', '.join(decl + (['MPI_Fint *ierr'] if proc.ret == 'ERROR_CODE' else []) + hidden)
+                    or 'void'})
+    return out
+
+
 def emit(spec):
     """The Fortran face over the MPICH ABI (fortran/) and over the standard ABI (fortran_abi/,
     libmpifort_abi), with their mpif.h and `mpi` module."""
@@ -344,6 +386,6 @@ def emit(spec):
         params, commons, externals = mpif_lines(spec, abi)
         files['%s/mpif.h' % inc] = render('mpif.h.j2', 'fixed', params=params, commons=commons, externals=externals,
                                           abi=abi)
-        files['%s/mpi_module.f90' % d] = render('mpi_module.f90.j2', 'f')
+        files['%s/mpi_module.f90' % d] = render('mpi_module.f90.j2', 'f', generics=generics(spec, False))
         files['%s/entry.c' % d] = render('fortran_entry.c.j2', funcs=_entries(spec, abi), abi=abi)
     return files

@@ -43,7 +43,7 @@ def _entry(proc, d):
             'target': 'mf_' + proc.name if translate else d['symbol'], 'symbol': d['symbol'],
             'translate': translate, 'cparams': d['cparams'],
             'buffers': [p.name for p in params if p.kind.cls == 'buffer'],
-            'cargs': ', '.join([_translation(p) for p in params] + (['ierror'] if d['sub'] else []))}
+            'cargs': ', '.join([_translation(p) for p in params] + (['ierror'] if d['ierror'] else []))}
 
 
 def entries(spec):

@@ -43,12 +43,16 @@ REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
 RANK_OF_HANDLES = {'win', 'comm', 'group'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif',
-                  'requests', 'read_only', 'hand_written', 'mpich_macro'}
+                  'requests', 'read_only', 'hand_written', 'mpich_macro', 'fortran_generic'}
 # who writes a procedure's body by hand, so that it has no runtime entry point ('hand_written'):
 # the C faces ('c': the ABI queries, whose answers are each C face's own), the Fortran faces
 # alone, as a linker symbol of a procedure without a C binding ('fortran': MPI_F_sync_reg), or
 # every face ('all': conversion of handles and statuses between languages and ABIs)
 HAND_WRITTEN = {'c', 'fortran', 'all'}
+# 'fortran_generic': the Fortran types (e.g. "INTEGER(KIND=1)") of a procedure without a C binding
+# that the `mpi` and `mpi_f08` modules write in Fortran as a generic interface: one specific per
+# type, taking its choice parameter as that type (any rank) and storing the bytes of one element
+# in its other, OUT parameter (MPI_Sizeof)
 # a procedure's effect on the persistent requests of its REQUEST parameter ('requests'): creates
 # one, inactive ('persistent'), starts them ('start'), completes the active ones it reports
 # complete ('complete'), frees it ('free'); the standard-ABI shim tracks which are active from it
@@ -178,6 +182,7 @@ class Procedure:
     ret_kind: Optional[Kind] = None  # the Kind named by ret
     # MPICH's mpi.h gives it as a macro (the handle conversions _c2f, _f2c), not a prototype
     mpich_macro: bool = False
+    fortran_generic: Optional[list] = None  # see 'fortran_generic' above
 
     @property
     def short(self):
@@ -474,6 +479,10 @@ def load(spec_dir):
                 raise SpecError('%s: hand_written "fortran" applies to procedures without a C binding' % where)
             if r.get('mpich_macro') and r.get('hand_written') != 'all':
                 raise SpecError('%s: mpich_macro applies to procedures every face writes by hand' % where)
+            if r.get('fortran_generic') is not None and (r.get('c', True) or not r['fortran_generic'] or [
+                    q['kind'] for q in r['params']] != ['BUFFER', 'NUM_BYTES_SMALL'] or r['return'] != 'ERROR_CODE'):
+                raise SpecError('%s: fortran_generic applies to a Fortran-only procedure of a choice buffer and '
+                                'an OUT size' % where)
             if r.get('requests') is not None and r['requests'] not in REQUEST_EFFECTS:
                 raise SpecError('%s: unknown requests %r' % (where, r['requests']))
             if r.get('requests') and not any(p.kind.cls == 'handle' and p.kind.handle == 'request' for p in params):
@@ -488,6 +497,7 @@ def load(spec_dir):
                 before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True),
                 requests=r.get('requests'), read_only=r.get('read_only', False),
                 hand_written=r.get('hand_written'), mpich_macro=r.get('mpich_macro', False),
+                fortran_generic=r.get('fortran_generic'),
                 ret_kind=kinds[r['return']]))
     names = {}
     for p in procedures:
