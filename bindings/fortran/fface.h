@@ -17,8 +17,8 @@
 #endif
 
 /* The common blocks of mpif.h (MPICH's names and layout). */
-extern struct ff_priv1 { MPI_Fint bottom, in_place, status_ignore[5]; } mpipriv1_;
-extern struct ff_priv2 { MPI_Fint statuses_ignore[5], errcodes_ignore[1]; } mpipriv2_;
+extern struct ff_priv1 { MPI_Fint bottom, in_place, status_ignore[MPI_F_STATUS_SIZE]; } mpipriv1_;
+extern struct ff_priv2 { MPI_Fint statuses_ignore[MPI_F_STATUS_SIZE], errcodes_ignore[1]; } mpipriv2_;
 
 static inline void *ff_buf(void *p)
 {
