@@ -67,23 +67,36 @@ check-sanitize:
 	SWITCHYARD_TEST_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	python3 tests/run.py --build build-san
 
-# Fuzzes the TCP transport's frame parser (fuzz/tcp_frames.c: tcp_in.c fed arbitrary bytes,
-# no sockets) for FUZZ_SECONDS with libFuzzer, ASan and UBSan; needs clang. Any crash, sanitizer
-# report or leak fails; the inputs that found one are in $(BUILD)/fuzz/.
+# Fuzzes the TCP transport without sockets, each target for FUZZ_SECONDS with libFuzzer, ASan and
+# UBSan; needs clang. fuzz/tcp_frames.c: the frame parser (tcp_in.c) fed arbitrary bytes;
+# fuzz/tcp_challenge.c: the connector reading the acceptor's challenge (tcp_conn.c). Any crash,
+# sanitizer report or leak fails; the inputs that found one are in $(BUILD)/fuzz/ (TARGET-crash-*).
 CLANG := clang
 FUZZ_SECONDS := 60
-FUZZ_SRC := fuzz/tcp_frames.c runtime/transport/tcp/tcp_in.c runtime/transport/tcp/tcp_auth.c \
+FUZZ_TARGETS := tcp_frames tcp_challenge
+FUZZ_SRC_tcp_frames := fuzz/tcp_frames.c runtime/transport/tcp/tcp_in.c runtime/transport/tcp/tcp_auth.c \
 	runtime/transport/common/tp_pool.c
-$(BUILD)/fuzz/tcp_frames: $(FUZZ_SRC) runtime/transport/tcp/tcp.h $(GEN)/.stamp
-	@command -v $(CLANG) >/dev/null || { echo "error: make fuzz needs clang with libFuzzer (apt-get install clang): $(CLANG) not found"; exit 1; }
+FUZZ_SRC_tcp_challenge := fuzz/tcp_challenge.c runtime/transport/tcp/tcp_conn.c \
+	runtime/transport/common/tp_pool.c
+FUZZ_NEED = @command -v $(CLANG) >/dev/null || { echo "error: make fuzz needs clang with libFuzzer (apt-get install clang): $(CLANG) not found"; exit 1; }
+FUZZ_CC = $(CLANG) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Iruntime/include -I$(GEN) -Iruntime/transport -Iruntime/transport/tcp
+$(BUILD)/fuzz/tcp_frames: $(FUZZ_SRC_tcp_frames) runtime/transport/tcp/tcp.h $(GEN)/.stamp
+	$(FUZZ_NEED)
 	@mkdir -p $(@D)
-	$(CLANG) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Iruntime/include -I$(GEN) -Iruntime/transport \
-		-Iruntime/transport/tcp $(FUZZ_SRC) -o $@ -lcrypto
-fuzz: $(BUILD)/fuzz/tcp_frames
-	@mkdir -p $(BUILD)/fuzz/corpus
+	$(FUZZ_CC) $(FUZZ_SRC_tcp_frames) -o $@ -lcrypto
+$(BUILD)/fuzz/tcp_challenge: $(FUZZ_SRC_tcp_challenge) runtime/transport/tcp/tcp.h $(GEN)/.stamp
+	$(FUZZ_NEED)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_SRC_tcp_challenge) -o $@
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 	python3 fuzz/seeds.py $(BUILD)/fuzz/seeds
-	cd $(BUILD)/fuzz && ./tcp_frames -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus seeds
+	python3 fuzz/challenge_seeds.py $(BUILD)/fuzz/seeds-tcp_challenge
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-tcp_challenge
+	cd $(BUILD)/fuzz && echo "fuzz: tcp_frames" && ./tcp_frames -max_total_time=$(FUZZ_SECONDS) \
+		-print_final_stats=1 -artifact_prefix=tcp_frames- corpus seeds
+	cd $(BUILD)/fuzz && echo "fuzz: tcp_challenge" && ./tcp_challenge -max_total_time=$(FUZZ_SECONDS) \
+		-print_final_stats=1 -artifact_prefix=tcp_challenge- corpus-tcp_challenge seeds-tcp_challenge
 
 coverage: libs
 	$(PYTHON) gen/coverage.py spec $(LIB)

@@ -137,6 +137,10 @@ struct tcp_state {
                                  * never connected to us shows its death no other way) */
 extern struct tcp_state tcp_g;
 
+/* A byte source with read(2)'s contract (bytes read, 0 at the end, -1 with errno; EAGAIN:
+ * nothing more now). */
+typedef ssize_t (*tcp_source)(void *ctx, void *dst, size_t n);
+
 /* ---- tcp_conn.c: connections ------------------------------------------------------- */
 /* Opens our connection to dst (address from the key-value space) and queues HELLO. 0 or an
  * error class (RT_ERR_NO_SPACE: socket() found no descriptor, EMFILE or ENFILE). */
@@ -156,6 +160,11 @@ void tcp_drop_silent(long long now);
 /* Our connection to dst: the connect finished or the challenge is (partly) readable. Reads
  * the challenge and fills the HELLO's MAC; 0 while waiting, 1 when done, -1 if dst failed. */
 int tcp_answer(int dst);
+/* tcp_answer once connected (dst authing), with the challenge's bytes taken from src(ctx, ...)
+ * (tcp_source, above) instead of the socket: never more than the challenge's 40 bytes; a short
+ * stream (EOF, error), a wrong magic or no MAC fails dst. 0, 1 or -1 as tcp_answer
+ * (fuzz/tcp_challenge.c). */
+int tcp_answer_from(int dst, tcp_source src, void *ctx);
 /* Peer r is gone: fails what is pending with it, then tells the engine once. */
 void tcp_fail_peer(int r);
 
@@ -187,9 +196,6 @@ int tcp_flush(int dst);
 /* Reads and handles the frames available on c; returns frames handled, -1 if c ended or must
  * be dropped (c->offence says why). Before c's HELLO is authenticated nothing else is read. */
 int tcp_read(struct tcp_conn *c);
-/* A byte source with read(2)'s contract (bytes read, 0 at the end, -1 with errno; EAGAIN:
- * nothing more now). */
-typedef ssize_t (*tcp_source)(void *ctx, void *dst, size_t n);
 /* tcp_read with the bytes taken from src(ctx, ...) instead of c->fd: the whole frame parser
  * (header checks, handshake, payloads, handling) without a socket (fuzz/tcp_frames.c). */
 int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx);

@@ -124,6 +124,12 @@ int tcp_connect(int dst)
     return 0;
 }
 
+/* The socket as a byte source: read(2) on the descriptor *ctx. */
+static ssize_t fd_source(void *ctx, void *dst, size_t n)
+{
+    return read(*(const int *)ctx, dst, n);
+}
+
 int tcp_answer(int dst)
 {
     struct tcp_peer *p = &tcp_g.peer[dst];
@@ -142,8 +148,17 @@ int tcp_answer(int dst)
         p->authing = 1; /* now wait for the challenge */
         epoll_ctl(tcp_g.epfd, EPOLL_CTL_MOD, p->out_fd, &ev);
     }
-    while (p->authing && p->chal_got < sizeof p->chal) {
-        ssize_t r = read(p->out_fd, (unsigned char *)&p->chal + p->chal_got, sizeof p->chal - p->chal_got);
+    return tcp_answer_from(dst, fd_source, &p->out_fd);
+}
+
+int tcp_answer_from(int dst, tcp_source src, void *ctx)
+{
+    struct tcp_peer *p = &tcp_g.peer[dst];
+
+    if (p->dead || !p->authing)
+        return 0;
+    while (p->chal_got < sizeof p->chal) {
+        ssize_t r = src(ctx, (unsigned char *)&p->chal + p->chal_got, sizeof p->chal - p->chal_got);
 
         if (r > 0)
             p->chal_got += (size_t)r;
@@ -154,8 +169,6 @@ int tcp_answer(int dst)
         else
             break; /* the peer closed: it refused us, or died */
     }
-    if (!p->authing)
-        return 0;
     if (p->chal_got < sizeof p->chal || p->chal.magic != TCP_CHAL_MAGIC ||
         tcp_mac(p->chal.nonce, tcp_g.env->world_rank, dst, p->mac) < 0) {
         tcp_fail_peer(dst);
