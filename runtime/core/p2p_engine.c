@@ -523,13 +523,6 @@ static void watch_posted(void)
     }
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void rt__wait_until(int (*done)(void *), void *arg)
 {
     double watch_at = 0; /* when the peers waited for are watched next */
@@ -549,7 +542,7 @@ void rt__wait_until(int (*done)(void *), void *arg)
                 sched_yield();
             }
         } else {
-            double t = now_s();
+            double t = rt_Wtime(); /* monotonic seconds */
             if (watch_at == 0) {
                 watch_at = t + 1;
             } else if (t >= watch_at) {

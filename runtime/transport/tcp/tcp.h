@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "transport.h"
 #include "common/tp_pool.h"
@@ -140,6 +141,12 @@ extern struct tcp_state tcp_g;
 /* A byte source with read(2)'s contract (bytes read, 0 at the end, -1 with errno; EAGAIN:
  * nothing more now). */
 typedef ssize_t (*tcp_source)(void *ctx, void *dst, size_t n);
+
+/* The socket as a byte source: read(2) on the descriptor *ctx. */
+static inline ssize_t tcp_fd_source(void *ctx, void *dst, size_t n)
+{
+    return read(*(const int *)ctx, dst, n);
+}
 
 /* ---- tcp_conn.c: connections ------------------------------------------------------- */
 /* Opens our connection to dst (address from the key-value space) and queues HELLO. 0 or an

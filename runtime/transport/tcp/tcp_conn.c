@@ -124,12 +124,6 @@ int tcp_connect(int dst)
     return 0;
 }
 
-/* The socket as a byte source: read(2) on the descriptor *ctx. */
-static ssize_t fd_source(void *ctx, void *dst, size_t n)
-{
-    return read(*(const int *)ctx, dst, n);
-}
-
 int tcp_answer(int dst)
 {
     struct tcp_peer *p = &tcp_g.peer[dst];
@@ -148,7 +142,7 @@ int tcp_answer(int dst)
         p->authing = 1; /* now wait for the challenge */
         epoll_ctl(tcp_g.epfd, EPOLL_CTL_MOD, p->out_fd, &ev);
     }
-    return tcp_answer_from(dst, fd_source, &p->out_fd);
+    return tcp_answer_from(dst, tcp_fd_source, &p->out_fd);
 }
 
 int tcp_answer_from(int dst, tcp_source src, void *ctx)

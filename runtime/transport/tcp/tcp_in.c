@@ -13,12 +13,6 @@
 
 #include "rt_consts.h"
 
-/* The socket as a byte source: read(2) on the descriptor *ctx. */
-static ssize_t fd_source(void *ctx, void *dst, size_t n)
-{
-    return read(*(const int *)ctx, dst, n);
-}
-
 /* Reads up to want - *got bytes of c's stream into dst + *got: first what the read-ahead
  * holds, then from src, through the read-ahead when less than TCP_RBUF is wanted (a frame's
  * header and a small payload come in one read), straight into dst otherwise. 1 when complete,
@@ -208,7 +202,7 @@ static int may_be_hello(const struct tcp_conn *c, size_t got)
 
 int tcp_read(struct tcp_conn *c)
 {
-    return tcp_read_from(c, fd_source, &c->fd);
+    return tcp_read_from(c, tcp_fd_source, &c->fd);
 }
 
 int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx)
