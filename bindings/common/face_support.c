@@ -103,8 +103,8 @@ int fs_array_alloc(void ***p, long n, rt_obj *eo, const char *fn)
     return *p ? 0 : rt_raise(eo, RT_ERR_NO_MEM, fn, "out of memory for %ld handles", n);
 }
 
-int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
-                  int any_ok, int root_ok)
+int fs_check_rank_rest(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
+                       int any_ok, int root_ok)
 {
     int remote = rt_comm_remote_size_of(comm);
     int size = remote > 0 ? remote : rt_comm_size_of(comm);

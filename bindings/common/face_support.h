@@ -23,8 +23,17 @@ int fs_array_alloc(void ***p, long n, rt_obj *eo, const char *fn);
 /* Checks a rank argument (shown: the user's value; rank: mapped to the runtime's values) of
  * a call on comm. any_ok: MPI_ANY_SOURCE is allowed; root_ok: a root argument (MPI_ROOT and
  * MPI_PROC_NULL are allowed on inter-communicators). Returns 0 or the raised error. */
-int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
-                  int any_ok, int root_ok);
+int fs_check_rank_rest(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_comm *comm,
+                       int any_ok, int root_ok);
+static inline int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank,
+                                const rt_comm *comm, int any_ok, int root_ok)
+{
+    /* a rank of the group inline (every send and receive), the rest (special values, errors) not */
+    int remote = rt_comm_remote_size_of(comm), size = remote > 0 ? remote : rt_comm_size_of(comm);
+    if (__builtin_expect(rank >= 0 && rank < size, 1))
+        return 0;
+    return fs_check_rank_rest(eo, fn, arg, shown, rank, comm, any_ok, root_ok);
+}
 
 /* Checks a target rank (shown, rank: as for fs_check_rank) of an RMA call on win against the
  * window's group; MPI_PROC_NULL is allowed. Returns 0 or the raised error (RT_ERR_RANK). */

@@ -81,17 +81,11 @@ int rt__comm_check(const rt_comm *comm, const char *fn)
                     comm ? "" : " (MPI_COMM_NULL)");
 }
 
-/* Local group size of comm (one a face decoded: not checked again), -1 for NULL. */
-int rt_comm_size_of(const rt_comm *comm)
-{
-    return comm ? comm->size : -1;
-}
-
-/* Remote group size of comm (0: intra-communicator), -1 for NULL. */
-int rt_comm_remote_size_of(const rt_comm *comm)
-{
-    return comm ? comm->remote_size : -1;
-}
+/* rt.h's rt_comm_size_of and rt_comm_remote_size_of read a communicator as its prefix. */
+_Static_assert(offsetof(struct rt_comm, size) == offsetof(struct rt_comm_sizes, size) &&
+                   offsetof(struct rt_comm, rank) == offsetof(struct rt_comm_sizes, rank) &&
+                   offsetof(struct rt_comm, remote_size) == offsetof(struct rt_comm_sizes, remote_size),
+               "struct rt_comm must begin as struct rt_comm_sizes");
 
 /* MPI_Comm_size: *size = local group size (the face checked comm and size). */
 int rt_Comm_size(rt_comm *comm, int *size)

@@ -189,21 +189,12 @@ rt_obj *rt__obj_new(int cls)
     return o;
 }
 
-/* One more reference to o (NULL and builtins: nothing). */
-void rt__obj_retain(rt_obj *o)
-{
-    if (o && !o->builtin)
-        o->refs++;
-}
-
-/* One reference less; the last runs the class destructor and frees o (its handle value
- * becomes invalid, its slot reusable). NULL and builtins: nothing. */
-void rt__obj_release(rt_obj *o)
+/* The last reference to o dropped (rt__obj_release): runs the class destructor and frees o
+ * (its handle value becomes invalid, its slot reusable). */
+void rt__obj_free(rt_obj *o)
 {
     struct rt__objtab *t;
 
-    if (!o || o->builtin || --o->refs > 0)
-        return;
     if (class_dtor[o->cls])
         class_dtor[o->cls](o);
     t = &rt__g.tab[o->cls];

@@ -375,11 +375,22 @@ void rt__objs_unload(void);
 /* A new zeroed object of class cls (struct size of the class) with refs = 1 and a slot
  * in the class table (obj.index). NULL if out of memory or out of indices (2^26). */
 rt_obj *rt__obj_new(int cls);
-/* Adds a reference (no-op for builtins, which live forever). o may be NULL. */
-void rt__obj_retain(rt_obj *o);
+/* Adds a reference (no-op for builtins, which live forever). o may be NULL. Inline, as is
+ * rt__obj_release: a request holds its communicator and type, mostly builtins (issue 19). */
+static inline void rt__obj_retain(rt_obj *o)
+{
+    if (o && !o->builtin)
+        o->refs++;
+}
+/* Runs the class destructor of o, whose last reference went, and frees its slot and memory. */
+void rt__obj_free(rt_obj *o);
 /* Drops a reference; the last one runs the class destructor, frees the slot and the
  * memory. No-op for builtins and NULL. */
-void rt__obj_release(rt_obj *o);
+static inline void rt__obj_release(rt_obj *o)
+{
+    if (o && !o->builtin && --o->refs <= 0)
+        rt__obj_free(o);
+}
 
 /* ------------------------------------------------------------ errors (errors.c) */
 

@@ -206,7 +206,7 @@ int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn)
     return RT_SUCCESS;
 }
 
-int rt_type_commit_check(rt_obj *eo, const char *fn, const char *arg, const rt_type *type)
+int rt_type_commit_check_user(rt_obj *eo, const char *fn, const char *arg, const rt_type *type)
 {
     if (!type || type->committed)
         return RT_SUCCESS;

@@ -252,7 +252,14 @@ int rt_null_buffer_check(rt_obj *eo, const char *fn, const char *arg, const char
 /* Datatype argument `arg` of fn, describing a buffer's elements (the spec's `elements`): RT_SUCCESS
  * if type is committed, else RT_ERR_TYPE raised on eo naming fn and the argument. The faces call
  * it wherever the datatype is used, before the runtime (which checks again, without the name). */
-int rt_type_commit_check(rt_obj *eo, const char *fn, const char *arg, const rt_type *type);
+int rt_type_commit_check_user(rt_obj *eo, const char *fn, const char *arg, const rt_type *type);
+static inline int rt_type_commit_check(rt_obj *eo, const char *fn, const char *arg, const rt_type *type)
+{
+    /* inline for the predefined types, all committed (issue 19: a call per send and receive) */
+    if (__builtin_expect(!type || ((const rt_obj *)type)->builtin, 1))
+        return 0; /* RT_SUCCESS */
+    return rt_type_commit_check_user(eo, fn, arg, type);
+}
 
 /* A collective procedure on comm (may be NULL) refused its arguments with error code err
  * before calling the runtime: under SWITCHYARD_COLL_CHECK=1 the other processes learn it
@@ -268,8 +275,20 @@ int rt_tag_ub(void);
 
 /* Size of comm's local group, for the faces' rank checks on a communicator they decoded
  * (the hot path checks once: comm is not validated again); -1 for NULL. */
-int rt_comm_size_of(const rt_comm *comm);
-int rt_comm_remote_size_of(const rt_comm *comm); /* 0 for intra-communicators */
+struct rt_comm_sizes { /* the first members of every communicator (comm.c asserts it) */
+    rt_obj obj;
+    int size;        /* local group size */
+    int rank;        /* this process's rank in it */
+    int remote_size; /* 0 for intra-communicators */
+};
+static inline int rt_comm_size_of(const rt_comm *comm)
+{
+    return comm ? ((const struct rt_comm_sizes *)(const void *)comm)->size : -1;
+}
+static inline int rt_comm_remote_size_of(const rt_comm *comm) /* 0 for intra-communicators */
+{
+    return comm ? ((const struct rt_comm_sizes *)(const void *)comm)->remote_size : -1;
+}
 int rt_win_size_of(const rt_win *win);          /* its group's size, -1 if win is not live */
 
 /* How an attribute value was set (docs/internals.md, "Attributes"): a pointer (C), an
