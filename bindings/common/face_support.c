@@ -22,6 +22,8 @@ static unsigned subkind_bits(const rt_obj *o)
 
 int32_t fs_user_int_handle(const rt_obj *o)
 {
+    if (o->cls != RT_CLASS_KEYVAL)
+        return fs_user_int_handle_of(o, o->cls);
     return (int32_t)((FS_KIND_INDIRECT << 30) | (fs_mpich_code_of(o->cls) << 26) | (subkind_bits(o) << FS_INDEX_BITS) |
                      ((uint32_t)o->index & FS_INDEX_MASK));
 }

@@ -120,6 +120,13 @@ static inline unsigned fs_mpich_code_of(int cls)
     default: return 0;
     }
 }
+/* fs_user_int_handle(o) for o of class cls, not a keyval: inline where cls is a constant. */
+static inline int32_t fs_user_int_handle_of(const rt_obj *o, int cls)
+{
+    return (int32_t)(FS_KIND_INDIRECT << 30 | fs_mpich_code_of(cls) << 26 |
+                     (cls == RT_CLASS_MESSAGE ? FS_MESSAGE_SUBKIND << FS_INDEX_BITS : 0) |
+                     ((uint32_t)o->index & FS_INDEX_MASK));
+}
 /* The live object a user handle h of class cls (not a keyval) names, or NULL when h is no such
  * handle (a predefined or null handle, a freed or foreign one): inline, for the common case;
  * fs_user_from_int tells why not. */
