@@ -79,7 +79,7 @@ struct tcp_conn {
     int fd;
     int peer;                   /* world rank after HELLO, -1 before */
     unsigned char nonce[TCP_NONCE]; /* the challenge we sent */
-    long long born_ns;          /* accepted then: unauthenticated after TCP_AUTH_NS, dropped */
+    long long born_ns;          /* accepted then: still unauthenticated TCP_AUTH_NS later, dropped */
     char from[48];              /* "address:port" of the other end, for the log */
     int offence;                /* TCP_CLOSED or TCP_DROP_*, set when tcp_read returns -1 */
     struct tcp_frame f;
@@ -123,10 +123,9 @@ struct tcp_state {
     int listen_fd, epfd;
     unsigned char secret[TCP_SECRET_MAX];
     size_t secret_len;
-    int unauth;                 /* accepted connections not authenticated yet */
     unsigned logged;            /* offence kinds already logged (one line each per process) */
     struct tcp_peer *peer;      /* world_size entries */
-    struct tcp_conn *conns;     /* accepted connections */
+    struct tcp_conn *conns;     /* authenticated connections, from tcp_gate_take */
     struct tp_pool sends, recvs;
     int busy;
     struct tcp_send *done;      /* large sends fully written: progress() completes them (never
@@ -155,15 +154,16 @@ int tcp_connect(int dst);
 /* SWITCHYARD_TCP_SOCKBUF's SO_SNDBUF, SO_RCVBUF (and a segment size to match) on fd; on the
  * listening socket and before connect, so that the handshake already uses them. */
 void tcp_sockbuf(int fd);
-/* Accepts pending connections on the listening socket. */
-void tcp_accept(void);
-/* Closes an incoming connection and unlinks it. */
+/* Nonblocking, no Nagle delay (frames are written whole or as the socket takes them), and
+ * the buffer sizes SWITCHYARD_TCP_SOCKBUF asks for (tiny ones split every read and write). */
+void tcp_tune(int fd);
+/* Closes an authenticated connection and unlinks it from tcp_g.conns. */
 void tcp_conn_close(struct tcp_conn *c);
-/* Closes c after tcp_read refused it, logging its offence (c->offence) on stderr once per kind
- * per process. The caller fails the peer if c was authenticated; a stranger is just dropped. */
-void tcp_conn_drop(struct tcp_conn *c);
-/* Drops the connections accepted more than TCP_AUTH_NS ago and still unauthenticated. */
-void tcp_drop_silent(long long now);
+/* Closes c's socket and frees c (linked nowhere). */
+void tcp_conn_free(struct tcp_conn *c);
+/* Says c's offence (c->offence, set when tcp_read refused it) on stderr, once per kind per
+ * process whichever thread finds it; TCP_CLOSED is not said. */
+void tcp_conn_log(const struct tcp_conn *c);
 /* Our connection to dst: the connect finished or the challenge is (partly) readable. Reads
  * the challenge and fills the HELLO's MAC; 0 while waiting, 1 when done, -1 if dst failed. */
 int tcp_answer(int dst);
@@ -190,6 +190,18 @@ int tcp_random(void *buf, size_t n);
 /* Monotonic time in ns. */
 long long tcp_now_ns(void);
 
+/* ---- tcp_gate.c: the gatekeeper thread ------------------------------------------------ */
+/* Starts the thread that accepts on tcp_g.listen_fd (the secret must be known), challenges
+ * each connection and drops the ones not authenticated within TCP_AUTH_NS, logging them
+ * (tcp_conn_log); an event with data.u64 == 0 on engine_ep then says authenticated ones wait
+ * for tcp_gate_take. 0 or an error class. */
+int tcp_gate_start(int engine_ep);
+/* The authenticated connections handed over since the last call (linked by next; their
+ * read-ahead may hold frames already), or NULL. Clears the event. */
+struct tcp_conn *tcp_gate_take(void);
+/* Stops the thread and frees what it holds (no-op if it never started). */
+void tcp_gate_stop(void);
+
 /* ---- tcp_out.c: writing ------------------------------------------------------------ */
 /* Queues a frame (and payload: owned buffers are freed once written) to dst, connecting
  * first if needed, and writes what the socket takes. 0 or an error class. */
@@ -201,7 +213,9 @@ int tcp_flush(int dst);
 
 /* ---- tcp_in.c: reading -------------------------------------------------------------- */
 /* Reads and handles the frames available on c; returns frames handled, -1 if c ended or must
- * be dropped (c->offence says why). Before c's HELLO is authenticated nothing else is read. */
+ * be dropped (c->offence says why). Before c's HELLO is authenticated nothing else is handled,
+ * and the call returns right after it (the gate hands c over; what followed the HELLO may
+ * wait in c's read-ahead). */
 int tcp_read(struct tcp_conn *c);
 /* tcp_read with the bytes taken from src(ctx, ...) instead of c->fd: the whole frame parser
  * (header checks, handshake, payloads, handling) without a socket (fuzz/tcp_frames.c). */

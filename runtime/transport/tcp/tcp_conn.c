@@ -1,6 +1,6 @@
 /* tcp_conn.c — connections: ours to a peer, made on the first frame to it from the address it
- * published, answering its challenge; theirs to us, challenged at accept and named by their
- * authenticated HELLO (strangers dropped and logged); and a peer's failure. */
+ * published, answering its challenge; theirs to us once authenticated (tcp_gate.c accepts
+ * them), closed and their offences logged; and a peer's failure. */
 #define _GNU_SOURCE
 #include "tcp.h"
 
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,9 +31,7 @@ void tcp_sockbuf(int fd)
     setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss);
 }
 
-/* Nonblocking, no Nagle delay (frames are written whole or as the socket takes them), and
- * the buffer sizes SWITCHYARD_TCP_SOCKBUF asks for (tiny ones split every read and write). */
-static void tune(int fd)
+void tcp_tune(int fd)
 {
     static int said;
     int one = 1;
@@ -42,32 +39,16 @@ static void tune(int fd)
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     tcp_sockbuf(fd);
-    if (tcp_g.debug && !said) { /* what the kernel made of it (Linux doubles the value asked) */
+    if (tcp_g.debug && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) {
+        /* what the kernel made of it (Linux doubles the value asked) */
         int snd = 0, rcv = 0;
         socklen_t l1 = sizeof snd, l2 = sizeof rcv;
 
-        said = 1;
         getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &snd, &l1);
         getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, &l2);
         fprintf(stderr, "switchyard: rank %d: tcp: socket buffers: send %d, receive %d bytes\n",
                 tcp_g.env->world_rank, snd, rcv);
     }
-}
-
-/* Says once per process on stderr that accept ran out of descriptors (the peer's connection
- * waits in the backlog until one is free), naming the limit and how to raise it. */
-static void log_nofile(int err)
-{
-    static int logged;
-    struct rlimit rl;
-
-    if (logged || getrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return;
-    logged = 1;
-    fprintf(stderr, "switchyard: rank %d: tcp: cannot accept a connection: %s: this process may "
-            "have %llu descriptors open (RLIMIT_NOFILE, hard limit %llu); raise the limit with "
-            "`ulimit -n` before mpiexec\n", tcp_g.env->world_rank, strerror(err),
-            (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
 int tcp_connect(int dst)
@@ -96,7 +77,7 @@ int tcp_connect(int dst)
     fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return errno == EMFILE || errno == ENFILE ? RT_ERR_NO_SPACE : RT_ERR_OTHER;
-    tune(fd);
+    tcp_tune(fd);
     if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 && errno != EINPROGRESS) {
         close(fd);
         return RT_ERR_PROC_ABORTED; /* nobody listens there any more */
@@ -173,48 +154,12 @@ int tcp_answer_from(int dst, tcp_source src, void *ctx)
     return 1;
 }
 
-void tcp_accept(void)
+void tcp_conn_free(struct tcp_conn *c)
 {
-    for (;;) {
-        struct sockaddr_in sa;
-        socklen_t sl = sizeof sa;
-        int fd = accept4(tcp_g.listen_fd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC);
-        struct tcp_challenge ch = { .magic = TCP_CHAL_MAGIC };
-        char host[INET_ADDRSTRLEN] = "?";
-        struct tcp_conn *c;
-        struct epoll_event ev;
-
-        if (fd < 0) { /* EAGAIN, or a connection that went away, or no descriptor left */
-            if (errno == EMFILE || errno == ENFILE)
-                log_nofile(errno);
-            return;
-        }
-        tune(fd);
-        c = calloc(1, sizeof *c);
-        if (!c || tcp_random(c->nonce, TCP_NONCE) < 0) {
-            free(c);
-            close(fd);
-            continue;
-        }
-        memcpy(ch.nonce, c->nonce, TCP_NONCE);
-        /* a new socket's buffer takes these 40 bytes whole, or the other end is gone */
-        if (send(fd, &ch, sizeof ch, MSG_NOSIGNAL) != (ssize_t)sizeof ch) {
-            free(c);
-            close(fd);
-            continue;
-        }
-        if (sa.sin_family == AF_INET)
-            inet_ntop(AF_INET, &sa.sin_addr, host, sizeof host);
-        snprintf(c->from, sizeof c->from, "%s:%u", host, (unsigned)ntohs(sa.sin_port));
-        c->fd = fd;
-        c->peer = -1;
-        c->born_ns = tcp_now_ns();
-        tcp_g.unauth++;
-        c->next = tcp_g.conns;
-        tcp_g.conns = c;
-        ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = c };
-        epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, fd, &ev);
-    }
+    close(c->fd);
+    free(c->buf);
+    free(c->rb);
+    free(c);
 }
 
 void tcp_conn_close(struct tcp_conn *c)
@@ -225,16 +170,11 @@ void tcp_conn_close(struct tcp_conn *c)
         pp = &(*pp)->next;
     if (*pp)
         *pp = c->next;
-    if (c->peer < 0)
-        tcp_g.unauth--;
     epoll_ctl(tcp_g.epfd, EPOLL_CTL_DEL, c->fd, NULL);
-    close(c->fd);
-    free(c->buf);
-    free(c->rb);
-    free(c);
+    tcp_conn_free(c);
 }
 
-void tcp_conn_drop(struct tcp_conn *c)
+void tcp_conn_log(const struct tcp_conn *c)
 {
     static const char *const why[] = {
         [TCP_DROP_BAD] = "bad handshake",
@@ -246,29 +186,15 @@ void tcp_conn_drop(struct tcp_conn *c)
     };
     unsigned k = (unsigned)c->offence;
 
-    if (k > TCP_CLOSED && k < sizeof why / sizeof *why && !(tcp_g.logged & 1u << k)) {
-        tcp_g.logged |= 1u << k;
-        if (c->peer >= 0)
-            fprintf(stderr, "switchyard: rank %d: tcp: closed the connection from rank %d (%s): %s\n",
-                    tcp_g.env->world_rank, c->peer, c->from, why[k]);
-        else
-            fprintf(stderr, "switchyard: rank %d: tcp: dropped a connection from %s: %s\n",
-                    tcp_g.env->world_rank, c->from, why[k]);
-    }
-    tcp_conn_close(c);
-}
-
-void tcp_drop_silent(long long now)
-{
-    struct tcp_conn *c, *next;
-
-    for (c = tcp_g.conns; c; c = next) {
-        next = c->next;
-        if (c->peer < 0 && now - c->born_ns > TCP_AUTH_NS) {
-            c->offence = TCP_DROP_SILENT;
-            tcp_conn_drop(c);
-        }
-    }
+    if (k <= TCP_CLOSED || k >= sizeof why / sizeof *why ||
+        (__atomic_fetch_or(&tcp_g.logged, 1u << k, __ATOMIC_RELAXED) & 1u << k))
+        return;
+    if (c->peer >= 0)
+        fprintf(stderr, "switchyard: rank %d: tcp: closed the connection from rank %d (%s): %s\n",
+                tcp_g.env->world_rank, c->peer, c->from, why[k]);
+    else
+        fprintf(stderr, "switchyard: rank %d: tcp: dropped a connection from %s: %s\n",
+                tcp_g.env->world_rank, c->from, why[k]);
 }
 
 void tcp_fail_peer(int r)

@@ -155,7 +155,6 @@ static int handle(struct tcp_conn *c)
         if (!authentic(c))
             return -1;
         c->peer = (int)f->b;
-        tcp_g.unauth--;
         break;
     case TCP_EAGER:
         tcp_g.env->incoming(c->peer, &f->h, c->buf ? c->buf : (const void *)"", 0);
@@ -262,6 +261,8 @@ int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx)
             return -1;
         }
         frames++;
+        if (c->f.type == TCP_HELLO)
+            return frames; /* authenticated: the gate hands c to the engine */
         if (frames >= 64 && c->rb_off == c->rb_len)
             return frames; /* bounded: others get their turn (nothing is left read ahead, which
                             * the poller would not announce) */

@@ -121,7 +121,6 @@ static int listen_and_publish(const rt_tp_env *env)
 int tcp_init(const rt_tp_env *env)
 {
     const char *force = getenv("SWITCHYARD_TRANSPORT");
-    struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 0 };
     int r, need = 0, rc;
 
     memset(&tcp_g, 0, sizeof tcp_g);
@@ -142,14 +141,14 @@ int tcp_init(const rt_tp_env *env)
     rc = !tcp_g.peer || tcp_g.epfd < 0 ? RT_ERR_NO_MEM : tcp_secret_init(env);
     if (!rc)
         rc = listen_and_publish(env);
-    if (!rc && epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, tcp_g.listen_fd, &ev) < 0)
-        rc = RT_ERR_OTHER;
     for (r = 0; tcp_g.peer && r < env->world_size; r++)
         tcp_g.peer[r].out_fd = -1;
     if (env->kvs_barrier() < 0 && !rc)
         rc = RT_ERR_OTHER;
     if (!rc)
         rc = tcp_secret_fetch(env);
+    if (!rc) /* connections wait in the backlog until the secret is known */
+        rc = tcp_gate_start(tcp_g.epfd);
     tcp_g.active = !rc;
     return rc;
 }
@@ -281,6 +280,39 @@ static void check_alive(void)
     }
 }
 
+/* Reads and handles what arrived on c, an authenticated connection; one that ended or sent
+ * a malformed frame is closed and its sender is gone for us. Frames handled. */
+static int incoming(struct tcp_conn *c)
+{
+    int rc = tcp_read(c), peer = c->peer;
+
+    if (rc >= 0)
+        return rc;
+    tcp_conn_log(c);
+    tcp_conn_close(c);
+    tcp_fail_peer(peer);
+    return 1;
+}
+
+/* Adopts the connections the gate authenticated: frames may already wait in their read-ahead,
+ * which no poller announces, so each is read once now. */
+static int adopt(void)
+{
+    struct tcp_conn *c = tcp_gate_take(), *next;
+    int done = 0;
+
+    for (; c; c = next) {
+        struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
+
+        next = c->next;
+        c->next = tcp_g.conns;
+        tcp_g.conns = c;
+        epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, c->fd, &ev);
+        done += incoming(c);
+    }
+    return done;
+}
+
 /* Completes the large sends tcp_flush finished writing. */
 static int complete_sends(void)
 {
@@ -317,27 +349,13 @@ int tcp_progress(void)
     for (i = 0; i < n; i++) {
         uint64_t u = ev[i].data.u64;
 
-        if (u == 0) {
-            tcp_accept();
-        } else if (u & 1) {
+        if (u == 0)
+            done += adopt();
+        else if (u & 1)
             done += writable((int)(u >> 1));
-        } else {
-            struct tcp_conn *c = ev[i].data.ptr;
-            int rc = tcp_read(c), peer = c->peer;
-
-            if (rc < 0) { /* closed or malformed: its sender is gone for us; a stranger is
-                           * just dropped */
-                tcp_conn_drop(c);
-                if (peer >= 0)
-                    tcp_fail_peer(peer);
-                done++;
-            } else {
-                done += rc;
-            }
-        }
+        else
+            done += incoming(ev[i].data.ptr);
     }
-    if (tcp_g.unauth)
-        tcp_drop_silent(tcp_now_ns());
     done += complete_sends();
     tcp_g.busy = 0;
     return done;
@@ -378,6 +396,7 @@ void tcp_finalize(void)
         fprintf(stderr, "switchyard: rank %d: tcp: %llu writes, %llu of them partial\n",
                 env->world_rank, tcp_g.writes, tcp_g.short_writes);
     env->kvs_barrier();
+    tcp_gate_stop();
     while ((c = tcp_g.conns))
         tcp_conn_close(c);
     for (r = 0; r < env->world_size; r++)

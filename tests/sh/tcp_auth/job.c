@@ -1,5 +1,7 @@
 /* job.c — tcp_auth's job: a ring exchange of checked messages (eager and rendezvous) that runs
- * until the attacker is done (the file done in $TCP_AUTH_DIR) and for at least 3 s. */
+ * until the attacker is done (the file done in $TCP_AUTH_DIR) and for at least 3 s. With the
+ * argument "idle", one exchange, then every rank waits for that file outside MPI (no call at
+ * all: only the library's own threads can answer the attacker), then one more exchange. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,7 @@ static int value(int from, int iter, int i) { return from * 1000003 + iter * 31 
 
 int main(int argc, char **argv)
 {
-    int rank, size, iter, stop = 0, bad = 0;
+    int rank, size, iter, stop = 0, bad = 0, idle = argc > 1 && strcmp(argv[1], "idle") == 0;
     const char *dir = getenv("TCP_AUTH_DIR");
     char path[4096], tmp[4096];
     int *out = malloc(BIG * sizeof *out), *in = malloc(BIG * sizeof *in);
@@ -49,6 +51,13 @@ int main(int argc, char **argv)
         }
         MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
         usleep(2000);
+        if (idle && iter == 0) { /* connected to our neighbours: now away from MPI */
+            snprintf(path, sizeof path, "%s/done", dir);
+            for (int ms = 0; access(path, F_OK) != 0 && ms < 60000; ms += 10)
+                usleep(10000);
+        }
+        if (idle && iter == 1)
+            stop = 1;
     }
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     printf("rank %d: %s after %d iterations in %.1f s\n", rank, bad ? "BAD MESSAGES" : "ok", iter,
