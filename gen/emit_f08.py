@@ -1,5 +1,6 @@
 # Emits the `mpi_f08` module (handle types, status, typed constants, generic interfaces) and
 # its C wrappers, which take choice buffers and strings as CFI descriptors and call the Fortran face.
+import dataclasses
 import re
 
 import cdecl
@@ -88,7 +89,10 @@ def f08_supported(proc, spec):
     if proc.in_fortran and not proc.removed_in and f08_direct(proc):
         return True
     hand = proc.hand_written == 'fortran'  # the Fortran face's entry point is written by hand
-    if not (emit_fortran.fortran_supported(proc) or hand) or proc.removed_in or cdecl.face_manual(proc) and not hand:
+    # a procedure the C faces write by hand (hand_written 'c': MPI_Abi_get_info) has a generated
+    # Fortran face entry all the same
+    if not (emit_fortran.fortran_supported(proc) or hand) or proc.removed_in or \
+            cdecl.face_manual(proc) and proc.hand_written not in ('c', 'fortran'):
         return False
     if proc.ret not in ('ERROR_CODE', 'NOTHING') and not spec.kinds[proc.ret].fortran:
         return False
@@ -214,7 +218,8 @@ def _procedure(proc, spec, types, entry):
     cdecls = ['TYPE(C_FUNPTR), VALUE :: %s' % p.name if p.kind.cls == 'function' else d
               for p, d in zip(params, fdecls)] + fdecls[len(params):]
     return {'funcs': funcs, 'cdecls': cdecls, 'cargs_lines': _wrap(['C_FUNLOC(%s)' % n if n in funcs else n for n in names]),
-            'name': proc.name, 'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub,
+            'name': proc.name, 'generic': proc.name, 'specific': proc.name + ('_f08c' if funcs else '_f08'),
+            'symbol': f08_symbol(proc), 'fnames_lines': _wrap(names), 'lower': proc.name.lower(), 'sub': is_sub,
             'ierror': has_ierr, 'ret': ret,
             'fret': None if is_sub else spec.kinds[proc.ret].fortran,
             'fnames': ', '.join(names), 'fdecls': fdecls, 'cparams': ', '.join(cparams) or 'void',
@@ -260,6 +265,91 @@ def module_constants(spec, types):
     return out, blocks
 
 
+# The Fortran type of a large-count kind in an f08 _c procedure, by its C type in the _c call.
+LARGE_FORTRAN = {'MPI_Count': 'INTEGER(KIND=MPI_COUNT_KIND)', 'MPI_Aint': 'INTEGER(KIND=MPI_ADDRESS_KIND)'}
+
+
+def large_form(proc):
+    """proc's _c procedure as a procedure of its own (named MPI_X_c): its large-count kinds
+    widened to their C type in the _c call (INTEGER(KIND=MPI_COUNT_KIND) or MPI_ADDRESS_KIND in
+    Fortran), its large-only parameters kept; None if it takes a procedure (the large-count
+    callbacks have no f08 interface), a string or an address other than one it stores
+    (_address_out), which its wrapper does not convert."""
+    params = []
+    for p in proc.c_params(True):
+        k = p.kind
+        if k.cls in ('function', 'string') or k.cls not in F08_CLASSES or k.cls == 'c_pointer' and not _address_out(p):
+            return None
+        if k.poly and k.c_large:
+            k = dataclasses.replace(k, c=k.c_large, c_large=None, fortran=LARGE_FORTRAN[k.c_large])
+        params.append(dataclasses.replace(p, kind=k, large_only=False))
+    return dataclasses.replace(proc, name=proc.name + '_c', params=params, large_count=False)
+
+
+def _tkr(p, types, kinds):
+    """What tells dummy argument p apart in a generic (type, kind value, rank); None for a choice
+    buffer (TYPE(*), DIMENSION(..): never). kinds: the KIND constants' values (MPI_COUNT_KIND...)."""
+    if p.kind.cls == 'buffer':
+        return None
+    t = _named_type(p.kind, types) or p.kind.fortran
+    t = re.sub(r'KIND=(MPI_\w+_KIND)', lambda m: 'KIND=%s' % kinds[m.group(1)], t)
+    if t == 'INTEGER':
+        t = 'INTEGER(KIND=%s)' % kinds['MPI_INTEGER_KIND']
+    return t, 2 if isinstance(p.length, list) else 1 if p.is_array else 0
+
+
+def distinguishable(small, large, spec):
+    """Whether a generic can hold both small's and large's f08 procedures (same dummy names and
+    positions): some dummy of both differs in type, kind or rank, as this module's kinds go."""
+    types = handle_types(spec)
+    kinds = {c.name: c.mpich for c in spec.constants if c.name.endswith('_KIND')}
+    ours = {p.name: _tkr(p, types, kinds) for p in f08_params(small)}
+    return any(p.name in ours and ours[p.name] is not None and _tkr(p, types, kinds) != ours[p.name]
+               for p in emit_fortran.fortran_params(large))
+
+
+def _large_procedure(small, large, spec, types):
+    """Template data for the f08 large-count procedure of small (large: its large_form): the
+    specific MPI_X_f08c of generic MPI_X, a C wrapper calling the C face's MPI_X_c."""
+    params = emit_fortran.fortran_params(large)
+    decl, _, locals_, _, args, post, cleanup, _ = emit_fortran.conversion(large, _callbacks(spec))
+    d = _procedure(large, spec, types, {'params': ', '.join(decl)})
+    cparams, checks, pre = [], [], []
+    for p, c in zip(params, decl):
+        if p.kind.cls == 'buffer':
+            cparams.append('CFI_cdesc_t *%s_d' % p.name)
+            pre.append('void *%s = %s_d->base_addr;' % (p.name, p.name))
+            comm = next((q.name for q in params if q.kind.cls == 'handle' and q.kind.handle == 'comm'
+                         and q.dir == 'in' and not q.is_array), None)
+            checks.append('if (!ff08_contiguous(%s_d))\n        ierr_ = ff08_noncontiguous("%s", "%s", %s);'
+                          % (p.name, large.name, p.name, comm or 'NULL'))
+        else:
+            cparams.append(c)
+    d.update({'generic': small.name, 'specific': small.name + '_f08c', 'symbol': small.name + '_f08c',
+              'large': True, 'cname': large.name, 'cparams': ', '.join(cparams + ['MPI_Fint *ierror']),
+              'checks': checks, 'locals': pre + locals_, 'args': ', '.join(args), 'post': post, 'cleanup': cleanup})
+    return d
+
+
+def large_procedures(spec, offered):
+    """(template data of the large-count procedures the module offers, names of the _c procedures
+    left out as no generic could tell them from their small form, names of those not converted).
+    offered: the names of the procedures the module offers."""
+    types = handle_types(spec)
+    out, ambiguous, unconverted = [], [], []
+    for proc in spec.procedures:
+        if not proc.large_count or not f08_expected(proc):
+            continue
+        large = large_form(proc)
+        if proc.name not in offered or large is None or proc.ret != 'ERROR_CODE':
+            unconverted.append(proc.name + '_c')
+        elif not distinguishable(proc, large, spec):
+            ambiguous.append(proc.name + '_c')
+        else:
+            out.append(_large_procedure(proc, large, spec, types))
+    return out, ambiguous, unconverted
+
+
 def offered_procedures(spec):
     """(procedure, template data) of each procedure the module offers, in spec order."""
     types = handle_types(spec)
@@ -275,9 +365,13 @@ def emit(spec):
     procs = [d for _, d in offered_procedures(spec)]
     consts, commons = module_constants(spec, types)
     offered = [p for p in spec.procedures if p.name in {q['name'] for q in procs}]
+    large, ambiguous, unconverted = large_procedures(spec, {p.name for p in offered})
+    procs += large
     return {
         'fortran/mpi_f08.f90': render('mpi_f08.f90.j2', 'f', types=sorted(set(types.values())), consts=consts,
                                       commons=commons, procs=procs, status_hidden=STATUS_HIDDEN,
+                                      ambiguous=[l.rstrip(' &').rstrip() for l in _wrap(ambiguous, 90)],
+                                      unconverted=[l.rstrip(' &').rstrip() for l in _wrap(unconverted, 90)],
                                       generics=emit_fortran.generics(spec, True),
                                       callbacks=callback_interfaces(spec, types, offered)),
         'fortran/f08.c': render('fortran_f08.c.j2', procs=procs),
