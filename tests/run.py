@@ -3,10 +3,12 @@
 # own process group with a timeout; each result line reads "PASS [i/N] name [face] np=K (T s)",
 # and the last one "N passed, M failed[, K skipped]". Standard-ABI tests run once per backend
 # (faces abi and fabi, --backends; "[abi/mpich]": the same binary on MPICH through SWITCHYARD_ABI_BACKEND,
-# "[abi/openmpi]": on Open MPI, under mpirun.openmpi).
+# "[abi/openmpi]": on Open MPI, under mpirun.openmpi). --launcher, --set and --spread run the
+# multi-process tests another way (over TCP, across network namespaces: tcp_forced, tcp_netns).
 import argparse
 import concurrent.futures
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -29,18 +31,20 @@ OPENMPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": 
 
 
 class Test:
-    def __init__(self, name, nprocs, face, env, timeout, expect_exit, expect_stderr, skip_on):
+    def __init__(self, name, nprocs, face, env, timeout, expect_exit, expect_stderr, skip_on,
+                 one_node=None):
         self.name, self.nprocs, self.face = name, nprocs, face
         self.env, self.timeout = env, timeout
         self.expect_exit, self.expect_stderr = expect_exit, expect_stderr
         self.skip_on = skip_on  # {backend: why it does not run there}
+        self.one_node = one_node  # why it needs all its ranks on one host, or None
         self.backend = "switchyard"
 
     def on(self, backend):
         """This standard-ABI test, run on another backend."""
         env = dict(self.env, SWITCHYARD_ABI_BACKEND=backend, **(OPENMPI_ENV if backend == "openmpi" else {}))
         t = Test(self.name, self.nprocs, self.face, env,
-                 self.timeout, self.expect_exit, self.expect_stderr, self.skip_on)
+                 self.timeout, self.expect_exit, self.expect_stderr, self.skip_on, self.one_node)
         t.backend = backend
         return t
 
@@ -62,7 +66,7 @@ def parse_testlist(path):
                 bad(f"bad nprocs '{nprocs}'")
             if face not in FACES:
                 bad(f"bad face '{face}' (one of {', '.join(FACES)})")
-            env, timeout, expect_exit, expect_stderr, skip_on = {}, 60.0, 0, [], {}
+            env, timeout, expect_exit, expect_stderr, skip_on, one_node = {}, 60.0, 0, [], {}, None
             for kv in words[3:]:
                 key, sep, value = kv.partition("=")
                 if not sep or not key:
@@ -78,12 +82,14 @@ def parse_testlist(path):
                         if face not in ABI_FACES or key[5:] not in BACKEND_LIBS:
                             bad(f"'{key}' needs a standard-ABI face and a backend ({', '.join(BACKEND_LIBS)})")
                         skip_on[key[5:]] = value.replace("%20", " ")
+                    elif key == "one_node":  # one_node=WHY: skipped under --spread
+                        one_node = value.replace("%20", " ")
                     else:
                         env[key] = value
                 except ValueError:
                     bad(f"bad value in '{kv}'")
             tests.append(Test(name, int(nprocs), face, env, timeout,
-                              expect_exit, expect_stderr, skip_on))
+                              expect_exit, expect_stderr, skip_on, one_node))
     return tests
 
 
@@ -105,8 +111,9 @@ def kill_group(proc):
     proc.wait()
 
 
-def command_for(test, build):
-    """Return (argv, None) or (None, (status, reason)) when it cannot run."""
+def command_for(test, build, launcher=None):
+    """Return (argv, None) or (None, (status, reason)) when it cannot run; launcher: the
+    command that replaces Switchyard's mpiexec for multi-process tests."""
     if test.face == "sh":
         prog = os.path.join(ROOT, "tests", "sh", test.name + ".sh")
         if not os.path.isfile(prog):
@@ -119,6 +126,8 @@ def command_for(test, build):
         argv = [prog]
     if test.backend == "openmpi":
         return OPENMPI_RUN + ["-n", str(test.nprocs)] + argv, None
+    if test.nprocs > 1 and launcher:
+        return launcher + ["-n", str(test.nprocs)] + argv, None
     if test.nprocs > 1:
         mpiexec = os.path.join(build, "bin", "mpiexec")
         if not os.path.isfile(mpiexec):
@@ -150,20 +159,25 @@ def sanitized(build):
 SANITIZED_BACKEND_SKIP = "RTLD_DEEPBIND (the backend's dlopen) cannot run under the sanitizers"
 
 
-def run_test(test, build, i, n, san=False):
-    """Run test number i of n (san: the build is sanitized); return (status, text of its report lines)."""
+def run_test(test, build, i, n, san=False, opts=None):
+    """Run test number i of n (san: the build is sanitized; opts: the command line's --launcher,
+    --set and --spread); return (status, text of its report lines)."""
     face = test.face if test.backend == "switchyard" else f"{test.face}/{test.backend}"
     label = f"[{i}/{n}] {test.name} [{face}] np={test.nprocs}"
     if test.backend in test.skip_on:
         return "SKIP", f"SKIP {label}: {test.skip_on[test.backend]}"
     if san and test.backend != "switchyard":
         return "SKIP", f"SKIP {label}: {SANITIZED_BACKEND_SKIP}"
-    argv, early = command_for(test, build)
+    if opts and opts.spread and test.one_node and test.nprocs > 1:
+        return "SKIP", f"SKIP {label}: {test.one_node}"
+    launcher = shlex.split(opts.launcher) if opts and opts.launcher else None
+    argv, early = command_for(test, build, launcher)
     if early:
         status, reason = early
         return status, f"{status} {label}: {reason}"
     env = dict(os.environ)
     env["BUILD"] = build
+    env.update(kv.split("=", 1) for kv in (opts.set if opts and opts.set else []))
     env.update(test.env)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
@@ -219,8 +233,20 @@ def main():
                     help="standard-ABI backends besides Switchyard's runtime, comma-separated, of "
                          + ", ".join(BACKEND_LIBS) + " (default: " + ", ".join(DEFAULT_BACKENDS)
                          + " if installed; 'none')")
+    ap.add_argument("--min-np", type=int, default=1, metavar="N",
+                    help="only the tests of at least N processes")
+    ap.add_argument("--launcher", metavar="CMD",
+                    help="start multi-process tests with CMD -n N PROGRAM instead of Switchyard's "
+                         "mpiexec (e.g. mpiexec.hydra with its options)")
+    ap.add_argument("--set", action="append", metavar="NAME=VALUE",
+                    help="set NAME=VALUE in every test's environment (the testlist's settings win)")
+    ap.add_argument("--spread", action="store_true",
+                    help="the launcher spreads the ranks over hosts: skip the tests marked one_node")
     ap.add_argument("filters", nargs="*", help="run tests whose name contains one")
     args = ap.parse_args()
+    for kv in args.set or []:
+        if "=" not in kv or not kv.split("=", 1)[0]:
+            ap.error(f"--set needs NAME=VALUE, got '{kv}'")
     if args.backends is None:
         backends = [b for b, lib in BACKEND_LIBS.items() if os.path.exists(lib) and b in DEFAULT_BACKENDS]
     else:
@@ -232,7 +258,7 @@ def main():
     build = os.path.abspath(args.build or os.path.join(ROOT, "build"))
     tests = [t for t in parse_testlist(os.path.join(ROOT, "tests", "testlist"))
              if (not args.filters or any(f in t.name for f in args.filters))
-             and (not args.face or t.face in args.face)]
+             and (not args.face or t.face in args.face) and t.nprocs >= args.min_np]
     tests += [t.on(b) for b in backends for t in tests if t.face in ABI_FACES]
     if args.list:
         for t in tests:
@@ -242,7 +268,7 @@ def main():
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     san = sanitized(build)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as pool:
-        for status, report in pool.map(lambda it: run_test(it[1], build, it[0], len(tests), san),
+        for status, report in pool.map(lambda it: run_test(it[1], build, it[0], len(tests), san, args),
                                        enumerate(tests, 1)):
             counts[status] += 1
             print(report, flush=True)

@@ -22,10 +22,13 @@ static void ensure_std_fds(void)
 
 /* The node map in the job's key/value space, under the key and in the format of MPICH's Hydra
  * (PMI_process_mapping = "(vector,(start node,nodes,ranks per node),...)"), so that ranks
- * need not exchange host names: every rank runs on this machine, node 0. */
+ * need not exchange host names: every rank runs on this machine, node 0. With ranks on other
+ * hosts (-bootstrap-exec) there is none: the ranks find their nodes by exchanging host keys. */
 static int publish_node_map(struct mx_job *job)
 {
     char map[64];
+    if (job->opt.host_of)
+        return 0;
     snprintf(map, sizeof map, "(vector,(0,1,%d))", job->n);
     return mx_kvs_put(job->kvs, "PMI_process_mapping", map);
 }
@@ -110,6 +113,8 @@ int main(int argc, char **argv)
     ensure_std_fds();
     for (int p = 0; p < job.opt.nparts && rc == 0; p++)
         rc = mx_check_program(job.opt.parts[p].argv[0]);
+    if (rc == 0 && job.opt.host_of)
+        rc = mx_check_program(job.opt.bootstrap);
     if (rc != 0) {
         mx_free_opts(&job.opt);
         return rc;

@@ -52,6 +52,11 @@ struct mx_part {
     int nenv;
 };
 
+struct mx_host {
+    char *name;             /* malloc'ed */
+    int slots;              /* its NAME:N, 1 without */
+};
+
 struct mx_opts {
     int nranks;             /* all parts together */
     int ppn;                /* -ppn: processes per node asked for (0: not given) */
@@ -65,6 +70,13 @@ struct mx_opts {
     struct mx_part *parts;  /* malloc'ed; rank r runs the part p with first <= r, and its
                              * MPI_APPNUM is p */
     int nparts;
+    struct mx_host *hosts;  /* -host/-hosts/-f entries in order, malloc'ed */
+    int nhosts;
+    const char *bootstrap;  /* -bootstrap-exec: runs `bootstrap HOST PROGRAM ARGS...` for a rank
+                             * on another host (it must exec the program keeping descriptors and
+                             * environment, as `ip netns exec` does); NULL: none */
+    const char **host_of;   /* per rank: its host when not this machine, else NULL; NULL when
+                             * every rank runs here (mx_hosts_place) */
 };
 
 struct mx_rank {
@@ -217,10 +229,20 @@ void mx_run(struct mx_job *job);
 /* mpiexec_shm.c: remove every /dev/shm entry whose name contains jobid. */
 void mx_shm_sweep(const char *jobid);
 
-/* mpiexec_hosts.c: a -host/-hosts list (comma separated, NAME[:N]) or host file must name
- * only this machine: 0, or -1 after a message naming `what` and the host. */
-int mx_check_hosts(const char *list, const char *what);
-int mx_check_hostfile(const char *path);
+/* mpiexec_hosts.c: appends the hosts of a -host/-hosts list (NAME[:N], separated by commas
+ * or blanks; N slots, default 1) to o->hosts: 0, or -1 after a message naming `what`. */
+int mx_hosts_add(struct mx_opts *o, const char *list, const char *what);
+/* mpiexec_hosts.c: the same for each line of a host file (# starts a comment). */
+int mx_hosts_add_file(struct mx_opts *o, const char *path);
+/* mpiexec_hosts.c: once the options are read, places the ranks as Hydra does (each host's
+ * slots, or -ppn ranks, in turn, cycling through the list) and fills o->host_of. A host that is
+ * not this machine needs -bootstrap-exec: 0, or -1 after a message naming the host. */
+int mx_hosts_place(struct mx_opts *o);
+/* mpiexec_hosts.c: the command that starts `rank` running argv: argv itself on this machine,
+ * else a malloc'ed {bootstrap, host, argv...} (free it, not its strings). */
+char **mx_hosts_argv(const struct mx_opts *o, int rank, char **argv);
+/* mpiexec_hosts.c: frees what the functions above allocated in o. */
+void mx_hosts_free(struct mx_opts *o);
 
 /* mpiexec_util.c: monotonic milliseconds. */
 long long mx_now_ms(void);

@@ -1,5 +1,5 @@
 /* mpiexec_opts.c — mpiexec's command line: -n/-np, -genv, -x, -l/--tag-output, --timeout,
- * -disable-auto-cleanup, -bind-to (and SWITCHYARD_BIND), hosts, Hydra's and Open MPI's
+ * -disable-auto-cleanup, -bind-to (and SWITCHYARD_BIND), hosts and -bootstrap-exec, Hydra's and Open MPI's
  * accepted flags, --help, the program and its arguments; MPMD. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
@@ -166,14 +166,19 @@ static int parse_part(int argc, char **argv, int *pos, struct mx_opts *o, struct
         } else if (strcmp(a, "-host") == 0 || strcmp(a, "-hosts") == 0 || strcmp(a, "--host") == 0) {
             if (!next)
                 return usage_error("%s needs a host list", a);
-            if (mx_check_hosts(next, a) < 0)
+            if (mx_hosts_add(o, next, a) < 0)
                 return -1;
             i++;
         } else if (strcmp(a, "-f") == 0 || strcmp(a, "-hostfile") == 0 || strcmp(a, "--hostfile") == 0) {
             if (!next)
                 return usage_error("%s needs a host file", a);
-            if (mx_check_hostfile(next) < 0)
+            if (mx_hosts_add_file(o, next) < 0)
                 return -1;
+            i++;
+        } else if (strcmp(a, "-bootstrap-exec") == 0 || strcmp(a, "-launcher-exec") == 0) {
+            if (!next)
+                return usage_error("%s needs a command", a);
+            o->bootstrap = next;
             i++;
         } else if (strcmp(a, "-ppn") == 0) {
             if (!next || parse_nranks(next, &o->ppn) < 0)
@@ -225,8 +230,10 @@ int mx_parse_opts(int argc, char **argv, struct mx_opts *o)
     part_label[0] = 0;
     if (o->nranks > MX_MAX_RANKS)
         return usage_error("%d ranks in all; at most %d", o->nranks, MX_MAX_RANKS);
-    if (o->ppn && o->ppn < o->nranks)
+    if (o->ppn && o->ppn < o->nranks && o->nhosts == 0)
         return usage_error("-ppn %d: this machine is the only node, so it runs all %d ranks", o->ppn, o->nranks);
+    if (mx_hosts_place(o) < 0)
+        return -1;
     const char *env = getenv("MPIEXEC_TIMEOUT"); /* as Hydra: seconds, --timeout wins */
     if (o->timeout == 0 && env && *env && parse_timeout(env, &o->timeout) < 0)
         return usage_error("MPIEXEC_TIMEOUT='%s' is not a number of seconds > 0", env);
@@ -255,4 +262,5 @@ void mx_free_opts(struct mx_opts *o)
     free(o->parts);
     o->parts = NULL;
     o->nparts = 0;
+    mx_hosts_free(o);
 }

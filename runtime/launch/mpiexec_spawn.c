@@ -275,17 +275,20 @@ int mx_spawn(struct mx_job *job, const void *child_sigmask)
     mx_bind_plan(job);
     for (int p = 0; p < job->opt.nparts && rc == 0; p++) {
         const struct mx_part *part = &job->opt.parts[p];
-        c.argv = part->argv;
         c.envp = build_env(job, part, &v, p == 0);
         for (int i = part->first; i < part->first + part->nranks; i++) {
             snprintf(v.rank, sizeof v.rank, "PMI_RANK=%d", i);
             job->ranks[i].appnum = p;
             c.cpu = job->ranks[i].cpu;
+            c.argv = mx_hosts_argv(&job->opt, i, part->argv);
             if (start_rank(job, &job->ranks[i], &c) < 0) {
                 fprintf(stderr, "mpiexec: cannot start rank %d: %s\n", i, strerror(errno));
                 rc = -1;
-                break;
             }
+            if (c.argv != part->argv)
+                free(c.argv);
+            if (rc < 0)
+                break;
         }
         free(c.envp);
     }

@@ -2,9 +2,10 @@
 # a veth pair, the job launched by Debian MPICH's mpiexec.hydra (run in the first namespace,
 # its ssh replaced by `ip netns exec`). Ranks in one namespace talk through shared memory,
 # ranks in the other through TCP; the point-to-point, datatype, communicator and collective
-# tests pass (but comm_split and win_create, which assume one node). Switchyard's own mpiexec
-# starts processes on this machine only (it refuses other hosts), so Hydra is the launcher
-# here. The namespaces are removed whatever the outcome.
+# tests pass (but comm_split and win_create, which assume one node). Then the same with
+# Switchyard's own mpiexec in the first namespace, which starts each rank in its host's
+# namespace through -bootstrap-exec (`ip netns exec` keeps the PMI socket and environment).
+# The namespaces are removed whatever the outcome.
 . tests/sh/lib.sh
 command -v mpiexec.hydra >/dev/null || skip "Debian's mpich (mpiexec.hydra) is not installed"
 [ "$(id -u)" = 0 ] || skip "network namespaces need root"
@@ -42,15 +43,22 @@ EOF
 chmod +x "$TMP/nsexec"
 # ranks alternate between the hosts: 0, 2, ... on A; 1, 3, ... on B
 HYDRA="ip netns exec $A mpiexec.hydra -hosts $IPA,$IPB -bootstrap ssh -bootstrap-exec $TMP/nsexec -iface $VA"
+# Switchyard's mpiexec: the same placement, its bootstrap command runs `ip netns exec NS PROGRAM...`
+printf '#!/bin/sh\nexec ip netns exec "$@"\n' >"$TMP/nsrun"
+chmod +x "$TMP/nsrun"
+OWN="ip netns exec $A $B_ABS/bin/mpiexec -hosts $A,$B -bootstrap-exec $TMP/nsrun"
 
-out=$(SWITCHYARD_DEBUG=transport,nodemap timeout 60 $HYDRA -n 4 "$B_ABS/tests/c/p2p_ring" 2>&1) ||
-    fail "p2p_ring on 4 ranks across $A and $B: $out"
-case $out in
-*"rank 0 reaches rank 1 through tcp"*"rank 0 reaches rank 2 through shm"*"rank 0 reaches rank 3 through tcp"*) ;;
-*) fail "not tcp between the namespaces and shm inside each: $out" ;; esac
-case $out in *"rank 1: tcp: listening at $IPB:"*) ;;
-*) fail "rank 1 does not listen on its namespace's address $IPB: $out" ;; esac
-echo "across two namespaces: tcp between them (rank 1 listens on $IPB), shm inside each"
+for L in HYDRA OWN; do
+    eval "launch=\$$L"
+    out=$(SWITCHYARD_DEBUG=transport,nodemap timeout 60 $launch -n 4 "$B_ABS/tests/c/p2p_ring" 2>&1) ||
+        fail "$L: p2p_ring on 4 ranks across $A and $B: $out"
+    case $out in
+    *"rank 0 reaches rank 1 through tcp"*"rank 0 reaches rank 2 through shm"*"rank 0 reaches rank 3 through tcp"*) ;;
+    *) fail "$L: not tcp between the namespaces and shm inside each: $out" ;; esac
+    case $out in *"rank 1: tcp: listening at $IPB:"*) ;;
+    *) fail "$L: rank 1 does not listen on its namespace's address $IPB: $out" ;; esac
+    echo "$L: across two namespaces: tcp between them (rank 1 listens on $IPB), shm inside each"
+done
 
 # the suites, each test on its usual number of ranks, spread over both hosts
 for t in "p2p_complete_once 2" "p2p_send_done 2" "p2p_ring 4" "p2p_random_msgs 3" "p2p_stress 2" \
@@ -63,6 +71,12 @@ for t in "p2p_complete_once 2" "p2p_send_done 2" "p2p_ring 4" "p2p_random_msgs 3
         fail "$1 on $2 ranks across $A and $B: $(tail -5 "$TMP/out")"
     echo "$1 on $2 ranks across two hosts: ok"
 done
+# and every multi-process C test (each on its usual number of ranks, the ranks alternating
+# between the hosts) under Switchyard's mpiexec, but those marked one_node in tests/testlist
+python3 tests/run.py --face c --min-np 2 --launcher "$OWN" --spread -j 1 --build "$B_ABS" >"$TMP/suite" 2>&1 ||
+    fail "Switchyard's mpiexec across $A and $B: $(grep '^FAIL' "$TMP/suite"; grep -v '^PASS' "$TMP/suite" | tail -30)"
+echo "Switchyard's mpiexec across two hosts, every multi-process C test: $(tail -1 "$TMP/suite")"
+grep '^SKIP' "$TMP/suite"
 
 # MPI_COMM_TYPE_SHARED groups the ranks of each host (comm_split assumes one node): the even
 # world ranks on A, the odd ones on B
@@ -94,10 +108,14 @@ int main(int argc, char **argv)
 }
 EOF
 "$BUILD/bin/mpicc" -o "$TMP/shared" "$TMP/shared.c" || fail "cannot build shared.c"
-for n in 4 5; do
-    timeout 60 $HYDRA -n $n "$TMP/shared" >"$TMP/out" 2>&1 || fail "MPI_COMM_TYPE_SHARED on $n ranks: $(cat "$TMP/out")"
+for L in HYDRA OWN; do
+    eval "launch=\$$L"
+    for n in 4 5; do
+        timeout 60 $launch -n $n "$TMP/shared" >"$TMP/out" 2>&1 ||
+            fail "$L: MPI_COMM_TYPE_SHARED on $n ranks: $(cat "$TMP/out")"
+    done
+    echo "$L: MPI_COMM_TYPE_SHARED gives each host's ranks (4 and 5 ranks)"
 done
-echo "MPI_COMM_TYPE_SHARED gives each host's ranks (4 and 5 ranks)"
 
 # a rank on the other host that exits while the others wait for it ends the job within seconds,
 # whether it had talked to them (its connections close) or not (after a second of waiting the
@@ -120,4 +138,22 @@ for when in before after; do
         done
     done
     echo "rank 1 exiting with 3 on the other host $when talking to the others ends the job within seconds (3 runs), no process left"
+done
+# the same under Switchyard's mpiexec, which names the rank and its exit status and exits with it
+for when in before after; do
+    printf '#include <mpi.h>\n#include <stdlib.h>\nint main(int c, char **v) { int r; MPI_Init(&c, &v);\n'\
+'MPI_Comm_rank(MPI_COMM_WORLD, &r);\n%s if (r == 1) exit(3);\nMPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n' \
+        "$([ $when = after ] && echo 'MPI_Barrier(MPI_COMM_WORLD);')" >"$TMP/die.c"
+    "$BUILD/bin/mpicc" -o "$TMP/die" "$TMP/die.c" || fail "cannot build die.c"
+    start=$(date +%s)
+    timeout 60 $OWN -n 4 "$TMP/die" >"$TMP/out" 2>&1
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    [ $rc = 3 ] || fail "Switchyard's mpiexec exited $rc, not 3, when rank 1 exited with 3 $when talking: $(tail -5 "$TMP/out")"
+    grep -q "rank 1 .*exited with status 3" "$TMP/out" || fail "the failed rank is not named: $(cat "$TMP/out")"
+    [ $took -lt 10 ] || fail "the job took $took s to end after rank 1 died $when talking"
+    for ns in $A $B; do
+        [ -z "$(ip netns pids $ns)" ] || fail "processes left in $ns: $(ip netns pids $ns)"
+    done
+    echo "Switchyard's mpiexec: rank 1 exiting with 3 on the other host $when talking ends the job in $took s with status 3, named; no process left"
 done
