@@ -15,9 +15,6 @@ class _RtClass(dict):
 
 RT_CLASS = _RtClass()
 
-# The names of the procedures the spec marks hand_written 'all'. Only emit_fortran.py still
-# reads it, until its own pass moves to the spec's flag; nothing here does.
-FACE_MANUAL_SUFFIXES = ('_c2f', '_f2c', '_toint', '_fromint', '_c2f08', '_f082c', '_f2f08', '_f082f')
 RETURNS_WITH_RT = {'ERROR_CODE': 'int', 'WALL_TIME': 'double', 'TICK_RESOLUTION': 'double',
                    'DISPLACEMENT': 'rt_aint', 'LOCATION_SMALL': 'rt_aint'}
 

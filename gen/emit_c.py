@@ -7,9 +7,6 @@ from render import render
 CONFIG = face.FaceConfig(prefix='cf', value='mpich', pointer_classes={'file'}, header='cface.h')
 # C types (the spec's c_type) a constant's value is cast to as a pointer: how C spells the cast
 POINTER_CTYPES = {'void *', 'MPI_Status*', 'int*', 'char**', 'char***'}
-# this header implements MPI 5.0: the standard's values, not MPICH's (left for a spec field,
-# together with emit_testdata.NOT_COMPARED)
-STANDARD_VERSION = ('MPI_VERSION', 'MPI_SUBVERSION')
 
 
 def c_expr(c, value):
@@ -34,7 +31,7 @@ def constants(spec, which):
         v = getattr(c, which)
         if c.c_type is None or v is None:
             continue
-        if which == 'mpich' and c.name in STANDARD_VERSION:
+        if which == 'mpich' and c.mpich_value_unused:  # the spec: the standard's value (MPI_VERSION)
             v = c.abi
         e = c_expr(c, v)
         if e is not None:

@@ -4,20 +4,9 @@
 import re
 
 import cdecl
+import model
 from render import render
 
-COMMON_BLOCKS = {  # pointer-valued constants live in common blocks, as in MPICH's mpif.h
-    'MPI_BOTTOM': ('MPIPRIV1', 'INTEGER MPI_BOTTOM'), 'MPI_IN_PLACE': ('MPIPRIV1', 'INTEGER MPI_IN_PLACE'),
-    'MPI_STATUS_IGNORE': ('MPIPRIV1', 'INTEGER MPI_STATUS_IGNORE(MPI_STATUS_SIZE)'),
-    'MPI_STATUSES_IGNORE': ('MPIPRIV2', 'INTEGER MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)'),
-    'MPI_ERRCODES_IGNORE': ('MPIPRIV2', 'INTEGER MPI_ERRCODES_IGNORE(1)'),
-    'MPI_ARGVS_NULL': ('MPIPRIVC', 'CHARACTER*1 MPI_ARGVS_NULL(1,1)'),
-    'MPI_ARGV_NULL': ('MPIPRIVC', 'CHARACTER*1 MPI_ARGV_NULL(1)'),
-    'MPI_UNWEIGHTED': ('MPIFCMB5', 'INTEGER MPI_UNWEIGHTED'),
-    'MPI_WEIGHTS_EMPTY': ('MPIFCMB9', 'INTEGER MPI_WEIGHTS_EMPTY'),
-    'MPI_BUFFER_AUTOMATIC': ('MPIFCMBA', 'INTEGER MPI_BUFFER_AUTOMATIC'),
-}
-KIND_FIRST = ['MPI_ADDRESS_KIND', 'MPI_OFFSET_KIND', 'MPI_COUNT_KIND', 'MPI_STATUS_SIZE']
 SKIP_CLASSES = {'argv', 'tool_handle', 'f_status', 'f08_status'}
 
 
@@ -27,7 +16,7 @@ def fortran_value(c, abi=False):
     ABI gives the kinds as C types (c_intptr_t, c_int64_t; MPI_INTEGER_KIND's c_int, the ABI's
     MPI_Fint): MPICH's numbers, 8 and 4 here, are theirs. MPI_ABI_VERSION and MPI_ABI_SUBVERSION
     have no MPICH value, so only the ABI's mpif.h has them, as only its mpi.h."""
-    if (abi and isinstance(c.abi, int)) or c.name in ('MPI_VERSION', 'MPI_SUBVERSION'):
+    if (abi and isinstance(c.abi, int)) or c.mpich_value_unused:
         return c.abi
     v = c.mpich_fortran if c.mpich_fortran is not None else c.mpich
     return v
@@ -36,32 +25,33 @@ def fortran_value(c, abi=False):
 def mpif_lines(spec, abi=False):
     """(declaration, value) pairs for the PARAMETERs, kinds first; then commons and externals."""
     params = []
-    consts = {c.name: c for c in spec.constants}
-    order = [consts[n] for n in KIND_FIRST] + [c for c in spec.constants if c.name not in KIND_FIRST]
-    for c in order:
+    # the spec's mpif_first (the kinds, MPI_STATUS_SIZE: later declarations use them) come first
+    first = sorted((c for c in spec.constants if c.mpif_first is not None), key=lambda c: c.mpif_first)
+    for c in first + [c for c in spec.constants if c.mpif_first is None]:
         if abi and not c.in_standard_abi:
             continue
         v = fortran_value(c, abi)
-        if c.name in COMMON_BLOCKS or c.category in ('FUNCTIONS', 'DEPRECATED_FUNCS') or v is None \
+        if c.fortran_common or c.category in ('FUNCTIONS', 'DEPRECATED_FUNCS') or v is None \
                 or isinstance(v, dict) or c.category == 'FORTRAN_STATUS_ARRAY_SIZE_AND_INDEX_C' \
-                or c.c_type in ('MPI_T_enum', 'MPI_T_cvar_handle', 'MPI_T_pvar_handle', 'MPI_T_pvar_session'):
+                or not c.in_fortran:
             continue
         if isinstance(v, bool):
             params.append(('LOGICAL', c.name, '.TRUE.' if v else '.FALSE.'))
             continue
         if not isinstance(v, int):
             continue
-        ftype = 'INTEGER'
-        if c.name == 'MPI_DISPLACEMENT_CURRENT':
-            ftype = 'INTEGER(KIND=MPI_OFFSET_KIND)'
+        # a PARAMETER of a kind (the spec's fortran_type: MPI_DISPLACEMENT_CURRENT), else a default INTEGER
+        ftype = c.fortran_type if (c.fortran_type or '').startswith('INTEGER(KIND=') else 'INTEGER'
         if v >= 2 ** 31:
             v -= 2 ** 32
         params.append((ftype, c.name, str(v)))
+    # the spec's fortran_common, by place: a block's members in MPICH's layout, the blocks in the
+    # order of their first members
     commons = {}
-    for name, (block, decl) in COMMON_BLOCKS.items():
-        commons.setdefault(block, []).append((name, decl))
+    for c in sorted((c for c in spec.constants if c.fortran_common), key=lambda c: c.fortran_common['place']):
+        commons.setdefault(c.fortran_common['block'], []).append((c.name, c.fortran_common['declaration']))
     externals = sorted(c.name for c in spec.constants if c.category in ('FUNCTIONS', 'DEPRECATED_FUNCS')
-                       and not c.name.endswith('_C'))
+                       and c.in_fortran)
     return params, commons, externals
 
 
@@ -73,7 +63,7 @@ def fortran_params(proc):
 
 def fortran_supported(proc):
     return proc.in_fortran and proc.in_c and not any(p.kind.cls in SKIP_CLASSES for p in fortran_params(proc)) \
-        and not proc.name.endswith(cdecl.FACE_MANUAL_SUFFIXES)
+        and proc.hand_written != 'all'  # the spec: every face writes it by hand (the handle converters)
 
 
 def _flen(p, params):
@@ -96,12 +86,11 @@ def attribute_callback_flags(cbtype):
     return 'RT_CB_FORTRAN | RT_CB_FINT' if attrs[0].kind.fortran == 'INTEGER' else 'RT_CB_FORTRAN'
 
 
-# The stem of a C handle type's MPI_X_f2c / MPI_X_c2f, where it is not the type's name.
-F2C_STEM = {'MPI_Datatype': 'Type'}
-
-
 def _f2c(ctype, way='f2c'):
-    return 'PMPI_%s_%s' % (F2C_STEM.get(ctype, ctype[4:]), way)
+    """PMPI_X_f2c (or _c2f) of a C handle type: X is its class's f2c (spec/handles.json:
+    Type for MPI_Datatype), else the type's name without MPI_ (a C symbol formed, no rule)."""
+    stem = model.HANDLE_TABLES['f2c'].get(model.OTHER_HANDLES.get(ctype)) or ctype[len('MPI_'):]
+    return 'PMPI_%s_%s' % (stem, way)
 
 
 def conversion(proc, callbacks=None, abi=False):
@@ -112,6 +101,7 @@ def conversion(proc, callbacks=None, abi=False):
     callbacks = callbacks or {}
     fparams = fortran_params(proc)
     fnames = {p.name for p in fparams}
+    pnames = {p.name for p in proc.c_params(False)}
     decl, hidden, locals_, pre, args, post, cleanup = [], [], [], [], [], [], []
     unsupported = None
     for p in proc.c_params(False):
@@ -147,7 +137,8 @@ def conversion(proc, callbacks=None, abi=False):
                 args.append('c_%s' % n)
                 cleanup.append('free(c_%s);' % n)
             else:
-                size = p.length if isinstance(p.length, str) and p.length.startswith('MPI_MAX') else None
+                # a length naming no parameter names a constant (MPI_MAX_*: the loader checks it)
+                size = p.length if isinstance(p.length, str) and p.length not in pnames else None
                 if size is None:
                     size = '(*%s > 0 ? *%s : 0) + 1' % (p.length, p.length) if isinstance(p.length, str) else '%s_len + 1' % n
                 locals_.append('char *c_%s = calloc(1, (size_t)(%s) + 1);' % (n, size))
@@ -180,10 +171,14 @@ def conversion(proc, callbacks=None, abi=False):
         elif c == 'logical':
             if p.is_array:
                 ln = _flen(p, fparams)
-                if ln is None:  # MPI_Cart_sub: one per dimension of the Cartesian communicator
+                if ln is None and p.dims_of:  # the spec: one per dimension of a Cartesian communicator
+                    cm = '*%s' % p.dims_of
                     locals_.append('int ndims_ = 0;')
-                    locals_.append('PMPI_Cartdim_get(%s, &ndims_);' % ('PMPI_Comm_f2c(*comm)' if abi else '*comm'))
+                    locals_.append('PMPI_Cartdim_get(%s, &ndims_);' % ('PMPI_Comm_f2c(%s)' % cm if abi else cm))
                     ln = 'ndims_'
+                if ln is None:
+                    unsupported = 'a logical array of a length the spec does not give'
+                    continue
                 locals_.append('int *c_%s = ff_logicals_in(%s, %s);' % (n, n, ln))
                 args.append('c_%s' % n)
                 if p.dir != 'in':

@@ -30,7 +30,7 @@ def builtins(spec):
     nulls = {model.HANDLE_TABLES['null'][h] for h in model.HANDLE_CLASSES if model.HANDLE_TABLES['c'][h] != 'int'}
     for c in spec.constants:
         cls = c.handle
-        if c.category == 'ENV_INQ_AND_ATTR_KEYS' and c.name != 'MPI_KEYVAL_INVALID':
+        if c.category == 'ENV_INQ_AND_ATTR_KEYS' and c.name != model.HANDLE_TABLES['null']['keyval']:
             cls = 'keyval'
         if cls is None or c.name in nulls:
             continue

@@ -11,10 +11,6 @@ from render import render
 # handle class -> the C type of its handles, its null handle (spec/handles.json, filled by model.load)
 HANDLE_CTYPE = model.HANDLE_TABLES['c']
 NULL_NAME = model.HANDLE_TABLES['null']
-# the constants of each value map that is no constant category (left for a spec field)
-MAP_MEMBERS = {'rank': ['MPI_ANY_SOURCE', 'MPI_PROC_NULL', 'MPI_ROOT', 'MPI_UNDEFINED'],
-               'tag': ['MPI_ANY_TAG', 'MPI_UNDEFINED'], 'undefined': ['MPI_UNDEFINED'],
-               'darg': ['MPI_DISTRIBUTE_DFLT_DARG']}
 
 
 @dataclasses.dataclass
@@ -40,14 +36,14 @@ def maps(spec, face):
     out = {}
     for m in sorted(used):
         kind, _, cat = m.partition(':')
-        if kind in MAP_MEMBERS:
-            members = [by_name[n] for n in MAP_MEMBERS[kind]]
+        if kind in model.VALUE_MAPS - {'enum'}:  # no constant category: the constants' value_maps say
+            members = [c for c in spec.constants if kind in c.value_maps]
         elif kind == 'error_code':
             members = spec.constants_in('ERROR_CLASSES')
         else:
             members = [c for c in spec.constants_in(cat) if isinstance(c.abi, int)]
             if kind == 'enum':
-                members.append(by_name['MPI_UNDEFINED'])
+                members += [c for c in spec.constants if 'enum' in c.value_maps]
         pairs = [(face_value(c, face), c.abi, c.name) for c in members
                  if isinstance(face_value(c, face), int) and isinstance(c.abi, int)]
         # error classes outside the standard ABI (spec: standard_class) reach a user of the

@@ -12,7 +12,8 @@ from typing import Optional
 # whether an IN handle of it may be the null handle where the spec says nothing ('null_in').
 # load() fills them, in place, so that the emitters' module-level names for them stay valid.
 HANDLE_CLASSES = []
-HANDLE_FIELDS = {'c', 'null', 'runtime', 'error_class', 'null_in'}
+HANDLE_FIELDS = {'c', 'null', 'runtime', 'error_class', 'null_in', 'f2c'}
+HANDLE_OPTIONAL = {'null_in', 'f2c'}
 HANDLE_TABLES = {f: {} for f in HANDLE_FIELDS}
 KIND_CLASSES = {'handle', 'tool_handle', 'fint_handle', 'buffer', 'c_pointer', 'attribute', 'extra_state',
                 'string', 'string_array', 'string_2darray', 'argv', 'status', 'f_status', 'f08_status',
@@ -34,7 +35,7 @@ ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
               'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'checked_by_runtime',
-              'c', 'fortran'}
+              'c', 'fortran', 'dims_of'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -58,7 +59,13 @@ HAND_WRITTEN = {'c', 'fortran', 'all'}
 # complete ('complete'), frees it ('free'); the standard-ABI shim tracks which are active from it
 REQUEST_EFFECTS = {'persistent', 'start', 'complete', 'free'}
 CONSTANT_KEYS = {'name', 'category', 'c_type', 'fortran_type', 'abi', 'mpich', 'mpich_fortran', 'openmpi',
-                 'attr_value_map', 'in_standard_abi', 'removed_in', 'mpich_assigned', 'standard_class', 'too_long'}
+                 'attr_value_map', 'in_standard_abi', 'removed_in', 'mpich_assigned', 'standard_class', 'too_long',
+                 'same_value_as', 'mpich_value_unused', 'value_maps', 'fortran',
+                 'fortran_common', 'mpif_first'}
+FORTRAN_COMMON_KEYS = {'block', 'place', 'declaration'}
+# the value maps that are no constant category: a constant's value_maps names those it belongs to
+# (in spec order); 'enum' adds it to every enum map (MPI_UNDEFINED)
+VALUE_MAPS = {'rank', 'tag', 'undefined', 'darg', 'enum'}
 # the handle class of a constant of category OTHER_HANDLES, by its C type (from handles.json)
 OTHER_HANDLES = {}
 
@@ -148,6 +155,9 @@ class Param:
     # `filled` (None: all `entries`) tells how many elements the call wrote
     entries: Optional[str] = None
     filled: Optional[str] = None
+    # a '*'-long array with one element per dimension of the Cartesian communicator this IN
+    # parameter names (MPI_Cart_sub's remain_dims)
+    dims_of: Optional[str] = None
     not_null: bool = False  # an IN handle that may not be its class's null handle where others may
     in_c: bool = True
     in_fortran: bool = True
@@ -232,6 +242,23 @@ class Constant:
     # a maximum string length (a max_length of the spec's IN strings): the error class of a longer
     # string (MPI_ERR_INFO_KEY for MPI_MAX_INFO_KEY); None: MPI_ERR_ARG
     too_long: Optional[str] = None
+    # another constant whose value this one may share in an ABI: a synonym (MPI_LONG_LONG_INT of
+    # MPI_LONG_LONG), or MPICH's stand-in for a type it lacks (MPI_INTEGER16: MPI_DATATYPE_NULL)
+    same_value_as: Optional[str] = None
+    # why the MPICH-ABI faces give the standard's value (abi), not MPICH's: MPI_VERSION (this
+    # implementation is MPI 5.0); the constant tests then do not compare it with MPICH's
+    mpich_value_unused: Optional[str] = None
+    # the value maps (VALUE_MAPS) that are no constant category and hold this constant
+    value_maps: tuple = ()
+    # spec "fortran": false: C only, not in mpif.h and the Fortran modules (the tools' handles,
+    # the C callback functions MPI_X_FN_C)
+    in_fortran: bool = True
+    # a pointer-valued constant in a common block of mpif.h, as in MPICH's: {block, place (its
+    # place among all the blocks' members: MPICH's layout within a block), declaration}
+    fortran_common: Optional[dict] = None
+    # declared before mpif.h's other PARAMETERs, in this order (kinds, MPI_STATUS_SIZE: later
+    # declarations use them)
+    mpif_first: Optional[int] = None
 
     @property
     def handle(self):
@@ -311,7 +338,7 @@ def _params(raw, kinds, where):
             raise SpecError('%s: parameter %r: max_length applies to IN strings and names an MPI_MAX_ constant'
                             % (where, p.get('name')))
         rank_of = _check_accepts(p, kinds[kname], raw, by, where, kinds)
-        _check_entries(p, by, where)
+        _check_entries(p, by, where, kinds)
         if 'rank_of' in p and 'accepts' not in p:
             raise SpecError('%s: parameter %r: rank_of needs accepts' % (where, p.get('name')))
         if p.get('distinct') and (kinds[kname].check not in ('rank', 'rank_nni') or p['dir'] != 'in'
@@ -335,7 +362,7 @@ def _params(raw, kinds, where):
                          significant=p.get('significant'), unused_if_in_place=p.get('unused_if_in_place'),
                          elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
-                         filled=p.get('filled'), not_null=p.get('not_null', False),
+                         filled=p.get('filled'), dims_of=p.get('dims_of'), not_null=p.get('not_null', False),
                          rank_of=rank_of, distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
                          checked_by_runtime=p.get('checked_by_runtime', False),
@@ -373,7 +400,7 @@ def _check_accepts(p, kind, raw, by, where, kinds):
     return comms[0]
 
 
-def _check_entries(p, by, where):
+def _check_entries(p, by, where, kinds):
     what = '%s: parameter %r' % (where, p.get('name'))
     if ('entries' in p or 'filled' in p) and p.get('length') != '*':
         raise SpecError('%s: entries and filled apply to \'*\'-long arrays' % what)
@@ -383,6 +410,12 @@ def _check_entries(p, by, where):
         q = by.get(p.get(field), {}) if field in p else None
         if q is not None and (q.get('dir') != d or 'length' in q):
             raise SpecError('%s: %s %r names no scalar %s parameter' % (what, field, p[field], d.upper()))
+    if 'dims_of' in p:
+        q = by.get(p['dims_of'], {})
+        if p.get('length') != '*':
+            raise SpecError('%s: dims_of applies to \'*\'-long arrays' % what)
+        if q.get('dir') != 'in' or 'length' in q or getattr(kinds.get(q.get('kind')), 'handle', None) != 'comm':
+            raise SpecError('%s: dims_of %r names no IN communicator' % (what, p['dims_of']))
 
 
 def _load_handles(spec_dir):
@@ -398,9 +431,11 @@ def _load_handles(spec_dir):
         unknown = sorted(set(r) - HANDLE_FIELDS)
         if unknown:
             raise SpecError('%s: unknown field %s' % (where, ', '.join(map(repr, unknown))))
-        for field in sorted(HANDLE_FIELDS - {'null_in'}):
+        for field in sorted(HANDLE_FIELDS - HANDLE_OPTIONAL):
             if not isinstance(r.get(field), str):
                 raise SpecError('%s: missing field %r' % (where, field))
+        if 'f2c' in r and not (isinstance(r['f2c'], str) and r['f2c'].isidentifier()):
+            raise SpecError('%s: f2c %r is no C name stem' % (where, r['f2c']))
         HANDLE_CLASSES.append(h)
         for field in HANDLE_FIELDS:
             HANDLE_TABLES[field][h] = r.get(field, False)
@@ -545,7 +580,27 @@ def load(spec_dir):
                      attr_value_map=r.get('attr_value_map'),
                      in_standard_abi=r.get('in_standard_abi', True), removed_in=_version(r, 'removed_in', where),
                      mpich_assigned=r.get('mpich_assigned', False), standard_class=r.get('standard_class'),
-                     too_long=r.get('too_long'))
+                     too_long=r.get('too_long'), same_value_as=r.get('same_value_as'),
+                     mpich_value_unused=r.get('mpich_value_unused'), value_maps=tuple(r.get('value_maps', ())),
+                     in_fortran=r.get('fortran', True), fortran_common=r.get('fortran_common'),
+                     mpif_first=r.get('mpif_first'))
+        if c.in_fortran not in (True, False):
+            raise SpecError('%s: fortran is true or false, not %r' % (where, c.in_fortran))
+        fc = c.fortran_common
+        if fc is not None and not (isinstance(fc, dict) and set(fc) == FORTRAN_COMMON_KEYS
+                                   and isinstance(fc['block'], str) and fc['block'].isidentifier()
+                                   and isinstance(fc['place'], int) and isinstance(fc['declaration'], str)):
+            raise SpecError('%s: fortran_common %r is not {"block": NAME, "place": N, "declaration": TEXT}' % (where, fc))
+        if c.mpif_first is not None and (not isinstance(c.mpif_first, int) or isinstance(c.mpif_first, bool)):
+            raise SpecError('%s: mpif_first %r is no number' % (where, c.mpif_first))
+        bad_maps = sorted(set(c.value_maps) - VALUE_MAPS)
+        if bad_maps or not isinstance(r.get('value_maps', []), list):
+            raise SpecError('%s: value_maps %r: unknown map (one of %s)' % (where, r.get('value_maps'),
+                                                                           ', '.join(sorted(VALUE_MAPS))))
+        if c.mpich_value_unused is not None and (not isinstance(c.mpich_value_unused, str)
+                                                 or not isinstance(c.abi, int) or not c.mpich_value_unused):
+            raise SpecError('%s: mpich_value_unused is the reason (a text) a constant with a standard '
+                            'value gives that value on the MPICH ABI' % where)
         if c.in_standard_abi and c.abi is None:
             raise SpecError('%s: in the standard ABI but has no value there' % where)
         if c.c_type and 'openmpi' not in r:
@@ -557,6 +612,14 @@ def load(spec_dir):
     _check_handles(constants)
     _check_max_lengths(procedures, constants)
     _check_collisions(constants)
+    for field, key in (('fortran_common', lambda c: c.fortran_common and c.fortran_common['place']),
+                       ('mpif_first', lambda c: c.mpif_first)):
+        places = {}
+        for c in constants:
+            if key(c) is not None:
+                if key(c) in places:
+                    raise SpecError('constants.json: %s: %s place %s is %s\'s' % (c.name, field, key(c), places[key(c)]))
+                places[key(c)] = c.name
     classes = {c.name for c in constants if c.category == 'ERROR_CLASSES'}
     for k in kinds.values():
         if k.error_class and k.error_class not in classes:
@@ -590,7 +653,12 @@ def _check_standard_classes(constants):
 
 
 def _check_collisions(constants):
-    """Handles of one class, and error classes, must have distinct values in each ABI."""
+    """Handles of one class, and error classes, must have distinct values in each ABI, but for
+    a constant's same_value_as."""
+    by_name = {c.name: c for c in constants}
+    for c in constants:
+        if c.same_value_as is not None and c.same_value_as not in by_name:
+            raise SpecError('constants.json: %s: same_value_as %r is no constant' % (c.name, c.same_value_as))
     for abi in ('abi', 'mpich'):
         groups = {}
         for c in constants:
@@ -600,8 +668,6 @@ def _check_collisions(constants):
                 continue
             groups.setdefault((key, v), []).append(c.name)
         for (key, v), names in groups.items():
-            # the spec's names for one object (left for a spec field: alias_of)
-            aliases = {'MPI_LONG_LONG', 'MPI_LONG_LONG_INT', 'MPI_C_COMPLEX', 'MPI_C_FLOAT_COMPLEX',
-                       'MPI_MESSAGE_NULL', 'MPI_INTEGER16', 'MPI_DATATYPE_NULL'}
-            if len(names) > 1 and not set(names) <= aliases:
+            # one value for several names: all but one say with which (same_value_as)
+            if len(names) > 1 and len([n for n in names if by_name[n].same_value_as not in names]) > 1:
                 raise SpecError('constants %s share the value %s in the %s ABI' % (', '.join(names), v, abi))

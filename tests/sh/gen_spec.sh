@@ -51,6 +51,10 @@ bad "r['mpich_macro'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: mpich_macro applies to procedures every face writes by hand"
 bad "p['buf']['entries'] = 'count'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': entries and filled apply to '*'-long arrays"
+bad "p['buf']['dims_of'] = 'comm'" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': dims_of applies to '*'-long arrays"
+refused procedures/topologies.json "[q.update(dims_of='newcomm') for q in c['MPI_Cart_sub']['params'] if q['name'] == 'remain_dims']" \
+    "spec error: procedures/topologies.json: MPI_Cart_sub: parameter 'remain_dims': dims_of 'newcomm' names no IN communicator"
 bad "p['buf']['not_null'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': not_null applies to IN handles"
 bad "p['comm']['requires'] = 'shared'" \
@@ -82,6 +86,23 @@ bad_const "c['MPI_ERR_OTHER']['standard_class'] = 'MPI_ERR_ARG'" \
     "spec error: constants.json: MPI_ERR_OTHER: standard_class applies only to an error class outside the standard ABI"
 bad_const "c['MPIX_ERR_EAGAIN']['standard_class'] = 'MPIX_ERR_REVOKED'" \
     "spec error: constants.json: MPIX_ERR_EAGAIN: standard_class 'MPIX_ERR_REVOKED' is not an error class of the standard ABI"
+bad_const "c['MPI_UNDEFINED']['value_maps'] = ['rank', 'ranks']" \
+    "spec error: constants.json: MPI_UNDEFINED: value_maps ['rank', 'ranks']: unknown map"
+bad_const "c['MPI_LONG_LONG_INT']['same_value_as'] = 'MPI_LONG_LONGG'" \
+    "spec error: constants.json: MPI_LONG_LONG_INT: same_value_as 'MPI_LONG_LONGG' is no constant"
+bad_const "del c['MPI_LONG_LONG_INT']['same_value_as']" \
+    "spec error: constants MPI_LONG_LONG, MPI_LONG_LONG_INT share the value 523 in the abi ABI"
+bad_const "c['MPI_BOTTOM']['fortran_common'] = {'block': 'MPIPRIV1', 'place': 1}" \
+    "spec error: constants.json: MPI_BOTTOM: fortran_common {'block': 'MPIPRIV1', 'place': 1} is not {\"block\": NAME"
+bad_const "c['MPI_IN_PLACE']['fortran_common']['place'] = 1" \
+    "spec error: constants.json: MPI_IN_PLACE: fortran_common place 1 is MPI_BOTTOM's"
+bad_const "c['MPI_COUNT_KIND']['mpif_first'] = 'first'" "spec error: constants.json: MPI_COUNT_KIND: mpif_first 'first' is no number"
+bad_const "c['MPI_T_ENUM_NULL']['fortran'] = 'no'" "spec error: constants.json: MPI_T_ENUM_NULL: fortran is true or false, not 'no'"
+bad_handle "h['datatype']['f2c'] = 'Ty pe'" "spec error: handles.json: datatype: f2c 'Ty pe' is no C name stem"
+bad_const "c['MPI_VERSION']['mpich_value_unused'] = True" \
+    "spec error: constants.json: MPI_VERSION: mpich_value_unused is the reason"
+bad_const "c['MPI_ABI_VERSION']['mpich_value_unused'] = 'x'; c['MPI_ABI_VERSION']['abi'] = None; c['MPI_ABI_VERSION']['in_standard_abi'] = False" \
+    "spec error: constants.json: MPI_ABI_VERSION: mpich_value_unused is the reason"
 
 # accepted FILE PY-EXPRESSION: as refused (r: the records by name), but the generator must
 # accept the edit; its output goes to $TMP/edited
@@ -129,6 +150,25 @@ sed -n '/^FACE_API int PMPI_Info_set(/,/^}/p' "$TMP/edited/c/entry_info.c" \
     | grep -q 'fs_check_strlen(NULL, FN, "key", key, MPI_MAX_INFO_KEY, "MPI_MAX_INFO_KEY", RT_ERR_NAME)' \
     || fail "MPI_Info_set: a key longer than MPI_MAX_INFO_KEY does not give the constant's too_long"
 echo "too_long decides the error class of an overlong string"
+# mpich_value_unused, not a name, gives the standard's MPI_VERSION on the MPICH face and keeps it
+# from the comparison with MPICH; value_maps, not a name list, decides a value map's members
+accepted constants.json "del r['MPI_VERSION']['mpich_value_unused']"
+grep -qx '#define MPI_VERSION 4' "$TMP/edited/include/mpi.h" || fail "without mpich_value_unused, mpi.h's MPI_VERSION is not MPICH's 4"
+grep -q '^MPI_VERSION ' "$TMP/edited/tests/not_compared.txt" && fail "without mpich_value_unused, MPI_VERSION is still not compared"
+accepted constants.json "r['MPI_ROOT']['value_maps'] = []"
+grep -qx '/\* map rank: MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_UNDEFINED \*/' "$TMP/edited/c/conv.h" \
+    || fail "MPI_ROOT without value_maps rank is still in the rank map"
+echo "mpich_value_unused and value_maps decide, not names"
+# mpif.h's common blocks, first PARAMETERs and C-only constants, and a handle class's f2c stem,
+# are the spec's fields
+accepted constants.json "r['MPI_BUFFER_AUTOMATIC']['fortran_common']['block'] = 'MPIFCMBX'; r['MPI_STATUS_SIZE']['mpif_first'] = 0; del r['MPI_CONVERSION_FN_NULL_C']['fortran']"
+grep -qx '      COMMON /MPIFCMBX/ MPI_BUFFER_AUTOMATIC' "$TMP/edited/include/mpif.h" || fail "fortran_common's block does not decide"
+sed -n 4p "$TMP/edited/include/mpif.h" | grep -qx '      INTEGER MPI_STATUS_SIZE' || fail "mpif_first 0 does not put MPI_STATUS_SIZE first"
+grep -q 'EXTERNAL .*MPI_CONVERSION_FN_NULL_C' "$TMP/edited/include/mpif.h" || fail "without fortran: false, MPI_CONVERSION_FN_NULL_C is no EXTERNAL"
+accepted handles.json "r['datatype']['f2c'] = 'Datatype'"
+grep -q 'PMPI_Datatype_f2c(' "$TMP/edited/fortran_abi/entry.c" && ! grep -q 'PMPI_Type_f2c(' "$TMP/edited/fortran_abi/entry.c" \
+    || fail "handles.json's f2c does not name the Fortran face's converter"
+echo "fortran_common, mpif_first, fortran and f2c decide, not names"
 
 # the spec as it is: generated checks follow its fields
 python3 gen/generate.py spec "$TMP/out" || fail "generate.py failed on spec/"
