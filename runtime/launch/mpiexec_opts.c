@@ -175,6 +175,17 @@ static int parse_part(int argc, char **argv, int *pos, struct mx_opts *o, struct
             if (mx_hosts_add_file(o, next) < 0)
                 return -1;
             i++;
+        } else if (strcmp(a, "-bootstrap") == 0 || strcmp(a, "-launcher") == 0) {
+            /* Hydra's launcher kinds: fork and exec start ranks here (or through
+             * -bootstrap-exec); ssh and rsh would lose the PMI socket the ranks inherit */
+            if (!next)
+                return usage_error("%s needs a launcher (fork or exec)", a);
+            if (strcmp(next, "fork") != 0 && strcmp(next, "exec") != 0)
+                return usage_error("%s %s: Switchyard's mpiexec starts ranks itself, keeping their PMI "
+                                   "socket, which %s cannot carry; use fork or exec (with "
+                                   "-bootstrap-exec for other hosts), or MPICH's mpiexec.hydra",
+                                   a, next, next);
+            i++;
         } else if (strcmp(a, "-bootstrap-exec") == 0 || strcmp(a, "-launcher-exec") == 0) {
             if (!next)
                 return usage_error("%s needs a command", a);

@@ -32,6 +32,7 @@ void mx_usage(void)
         "                         `ip netns exec` does, for a network namespace; ssh cannot\n"
         "                         (use mpiexec.hydra for real remote hosts). Without it,\n"
         "                         only this machine's names are accepted\n"
+        "  -bootstrap fork|exec   accepted (Hydra's); ssh and rsh are refused\n"
         "  -genvall, -genvnone    pass the whole environment (the default), or none of it\n"
         "  --oversubscribe        accepted (never needed)\n"
         "  -bind-to core|none     core (the default): when the ranks are no more than the\n"

@@ -27,6 +27,10 @@ out=$("$M" -l -ppn 2 -hosts a,b -bootstrap-exec "$TMP/boot" -n 4 sh -c 'echo "$F
 [ "$out" = "[0] a [1] a [2] b [3] b " ] || fail "-ppn 2 -hosts a,b -bootstrap-exec: placed $out"
 "$M" -hosts a -bootstrap-exec "$TMP/no-such-command" -n 1 true 2> /dev/null
 [ $? = 127 ] || fail "a missing bootstrap command is not exit 127"
+out=$("$M" -l -bootstrap exec -hosts a -bootstrap-exec "$TMP/boot" -n 1 sh -c 'echo "$FAKE_HOST"')
+[ "$out" = "[0] a" ] || fail "-bootstrap exec -bootstrap-exec: $out"
+"$M" -bootstrap ssh -hosts a -n 1 true 2> "$TMP/err" && fail "-bootstrap ssh accepted"
+grep -q "ssh cannot carry" "$TMP/err" || fail "-bootstrap ssh: the refusal does not say why: $(cat "$TMP/err")"
 "$M" -ppn 4 -n 2 true || fail "-ppn 4 -n 2 refused"
 "$M" -ppn 1 -n 2 true 2> /dev/null && fail "-ppn 1 -n 2 accepted on one node"
 out=$(SWITCHYARD_FLAG_TEST=x "$M" -genvnone -genv A 1 -n 1 /bin/sh -c 'echo "[$SWITCHYARD_FLAG_TEST][$A]"')
