@@ -6,18 +6,22 @@
 bin="$BUILD/tests/c/fault"
 [ -x "$bin" ] || fail "$bin is not built"
 run() { # mode expected-exit expected-message
-    before=$(ls /dev/shm | grep -c switchyard || true)
+    rm -f "$TMP/pid"
     start=$(date +%s%N)
-    timeout 20 "$BUILD/bin/mpiexec" -n 4 "$bin" "$1" > "$TMP/out" 2>&1
+    # rank 1 fails (code: MPI_Abort's or exit's) and writes "PID JOBID" to $TMP/pid first
+    timeout 20 "$BUILD/bin/mpiexec" -n 4 "$bin" "$1" 1 recv "$2" "$TMP/pid" > "$TMP/out" 2>&1
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     [ $rc = "$2" ] || { cat "$TMP/out" >&2; fail "$1: mpiexec exited $rc, expected $2"; }
     grep -q "$3" "$TMP/out" || { cat "$TMP/out" >&2; fail "$1: mpiexec did not say '$3'"; }
     [ $ms -lt 5000 ] || fail "$1: the job took $ms ms to end"
+    jobid=$(awk '{print $2}' "$TMP/pid" 2>/dev/null)
+    [ ${#jobid} -ge 16 ] || fail "$1: rank 1 wrote no job id ($(cat "$TMP/pid" 2>&1))"
     sleep 0.2
-    pgrep -f "$bin" > /dev/null && { pgrep -af "$bin" >&2; fail "$1: processes left behind"; }
-    after=$(ls /dev/shm | grep -c switchyard || true)
-    [ "$after" -le "$before" ] || { ls -l /dev/shm >&2; fail "$1: /dev/shm objects left behind"; }
+    # this job's processes and /dev/shm entries only: other tests may run meanwhile
+    pgrep -f "$TMP/pid" > /dev/null && { pgrep -af "$TMP/pid" >&2; fail "$1: processes left behind"; }
+    [ -z "$(ls /dev/shm | grep -F -- "$jobid")" ] ||
+        { ls -l /dev/shm | grep -F -- "$jobid" >&2; fail "$1: /dev/shm objects of job $jobid left behind"; }
     echo "$1: exit $rc in $ms ms: $(grep -m1 'rank 1' "$TMP/out")"
 }
 run abort 7 "rank 1"
