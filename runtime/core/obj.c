@@ -189,22 +189,54 @@ rt_obj *rt__obj_new(int cls)
     return o;
 }
 
+/* Like rt__obj_new, but only the header is set: the caller sets every other field (a request
+ * is made per message, and zeroing all of it cost a fifth of making it: issue 19). The common
+ * case, a kept object and a free slot of an unregistered class, takes a few loads and stores. */
+rt_obj *rt__obj_new_raw(int cls)
+{
+    struct rt__objtab *t = &rt__g.tab[cls];
+    rt_obj *o;
+    int32_t i;
+
+    if (nspares[cls] == 0 || t->nfree == 0 || registered(cls))
+        return rt__obj_new(cls);
+    o = spares[cls][--nspares[cls]];
+    i = t->freel[--t->nfree];
+    t->slot[i] = o;
+    o->magic = RT_OBJ_MAGIC;
+    o->cls = (uint8_t)cls;
+    o->builtin = 0;
+    o->subkind = 0;
+    o->index = i;
+    o->refs = 1;
+    return o;
+}
+
 /* The last reference to o dropped (rt__obj_release): runs the class destructor and frees o
  * (its handle value becomes invalid, its slot reusable). */
 void rt__obj_free(rt_obj *o)
 {
-    struct rt__objtab *t;
+    int cls = o->cls;
+    int32_t i = o->index;
+    struct rt__objtab *t = &rt__g.tab[cls];
 
-    if (class_dtor[o->cls])
-        class_dtor[o->cls](o);
-    t = &rt__g.tab[o->cls];
-    if (o->index < t->top && t->slot[o->index] == o)
-        give_slot(t, o->index);
-    if (registered(o->cls))
+    if (cls == RT_CLASS_REQUEST)
+        rt__request_destroy(o);
+    else if (class_dtor[cls])
+        class_dtor[cls](o);
+    if (i < t->top && t->slot[i] == o) {
+        if (t->nfree < t->freecap) { /* give_slot without its growth */
+            t->slot[i] = NULL;
+            t->freel[t->nfree++] = i;
+        } else {
+            give_slot(t, i);
+        }
+    }
+    if (registered(cls))
         rt__objreg_remove(o);
     o->magic = 0;
-    if (nspares[o->cls] < RT__SPARES)
-        spares[o->cls][nspares[o->cls]++] = o;
+    if (nspares[cls] < RT__SPARES)
+        spares[cls][nspares[cls]++] = o;
     else
         free(o);
 }

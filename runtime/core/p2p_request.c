@@ -8,9 +8,12 @@
 
 rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
 {
-    rt_request *r = (rt_request *)rt__obj_new(RT_CLASS_REQUEST);
+    rt_request *r = (rt_request *)rt__obj_new_raw(RT_CLASS_REQUEST);
     if (!r)
         return NULL;
+    /* every field but the header: the memory may be a freed request's (a memset of constant
+     * size, which the compiler makes a few vector stores) */
+    memset((char *)r + sizeof r->obj, 0, sizeof *r - sizeof r->obj);
     r->kind = (uint8_t)kind;
     r->active = 1;
     r->comm = comm;
@@ -55,7 +58,8 @@ void rt__request_destroy(rt_obj *o)
         rt__obj_release(&r->mrecv->obj);
     if (r->sched)
         rt__coll_destroy(r);
-    free(r->tmp);
+    if (r->tmp)
+        free(r->tmp);
     rt__obj_release((rt_obj *)r->comm);
     rt__obj_release((rt_obj *)r->type);
 }

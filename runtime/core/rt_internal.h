@@ -375,6 +375,9 @@ void rt__objs_unload(void);
 /* A new zeroed object of class cls (struct size of the class) with refs = 1 and a slot
  * in the class table (obj.index). NULL if out of memory or out of indices (2^26). */
 rt_obj *rt__obj_new(int cls);
+/* As rt__obj_new, but only the header (rt_obj) is set: the rest holds stale bytes, and the
+ * caller must set every field. */
+rt_obj *rt__obj_new_raw(int cls);
 /* Adds a reference (no-op for builtins, which live forever). o may be NULL. Inline, as is
  * rt__obj_release: a request holds its communicator and type, mostly builtins (issue 19). */
 static inline void rt__obj_retain(rt_obj *o)
