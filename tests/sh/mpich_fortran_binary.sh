@@ -1,6 +1,8 @@
 # mpich_fortran_binary.sh — Fortran programs compiled and linked by Debian MPICH's mpifort
 # (mpif.h, `use mpi`, `use mpi_f08`) run unchanged on Switchyard's libraries (libmpichfort.so.12
-# for the f08 entry points), under Switchyard's mpiexec (3 ranks) and mpiexec.hydra (2 ranks).
+# for the f08 entry points), under Switchyard's mpiexec (3 ranks) and mpiexec.hydra (2 ranks);
+# and large_f08.f90, whose INTEGER(KIND=MPI_COUNT_KIND) counts make MPICH's module call its
+# large-count entry points (mpi_send_f08ts_large_...: 117 of MPICH 4.0.2's 120 are Switchyard's).
 # MPICH's own libmpichfort.so.12 (installed here) would also run them over Switchyard's libmpi:
 # the programs print which one the process mapped, and that must be build/lib's.
 . tests/sh/lib.sh
@@ -8,16 +10,23 @@ command -v mpifort.mpich >/dev/null || skip "Debian's mpich (mpifort.mpich) is n
 HYDRA=$(command -v mpiexec.hydra) || skip "Debian's mpich (mpiexec.hydra) is not installed"
 SRC=tests/sh/mpich_fortran
 LIBDIR=$(cd "$BUILD/lib" && pwd)
-# run STYLE N LAUNCHER...: the program of STYLE on N ranks; checks every rank's ring and sum.
-run() {
-    style=$1 n=$2
-    shift 2
+# launch STYLE PROGRAM N LAUNCHER...: PROGRAM on N ranks; checks it ran on Switchyard's
+# libraries (sets out: its output).
+launch() {
+    style=$1 prog=$2 n=$3
+    shift 3
     out=$(LD_PRELOAD="${SWITCHYARD_TEST_PRELOAD:-}" LD_LIBRARY_PATH="$LIBDIR" timeout 60 "$@" -n "$n" \
-        "$TMP/ring_$style" 2>&1) || fail "$style on $n ranks under $1 failed: $out"
+        "$prog" 2>&1) || fail "$style on $n ranks under $1 failed: $out"
     echo "$out"
     echo "$out" | grep -q '^library: Switchyard' || fail "$style under $1 did not run on Switchyard: $out"
     echo "$out" | grep -qx "libmpichfort: $LIBDIR/libmpichfort.so.12" ||
         fail "$style under $1 did not run on Switchyard's libmpichfort.so.12: $out"
+}
+# run STYLE N LAUNCHER...: the program of STYLE on N ranks; checks every rank's ring and sum.
+run() {
+    style=$1 n=$2
+    shift 2
+    launch "$style" "$TMP/ring_$style" "$n" "$@"
     r=0
     while [ $r -lt "$n" ]; do
         echo "$out" | grep -qx "$style rank $r of $n: from $(( (r + n - 1) % n )) sum $(( n * (n + 1) / 2 ))" ||
@@ -25,12 +34,33 @@ run() {
         r=$((r + 1))
     done
 }
-for style in f77 usempi f08; do
-    mpifort.mpich -o "$TMP/ring_$style" "$SRC/ring_$style.f90" "$SRC/loaded_from.f90" || fail "mpifort.mpich cannot build ring_$style.f90"
-    libs=$(LD_LIBRARY_PATH="$LIBDIR" ldd "$TMP/ring_$style")
+# build NAME: mpifort.mpich makes $TMP/NAME of $SRC/NAME.f90, which must load our libmpichfort.
+build() {
+    mpifort.mpich -o "$TMP/$1" "$SRC/$1.f90" "$SRC/loaded_from.f90" || fail "mpifort.mpich cannot build $1.f90"
+    libs=$(LD_LIBRARY_PATH="$LIBDIR" ldd "$TMP/$1")
     echo "$libs" | grep -q "libmpichfort.so.12 => $LIBDIR/libmpichfort.so.12" ||
-        fail "ring_$style does not load Switchyard's libmpichfort.so.12: $libs"
+        fail "$1 does not load Switchyard's libmpichfort.so.12: $libs"
+}
+for style in f77 usempi f08; do
+    build "ring_$style"
     run "$style" 3 "$BUILD/bin/mpiexec"
     run "$style" 2 "$HYDRA"
 done
-echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08) ran on Switchyard"
+# large: every rank checks what it received (send/recv, get_count, type_size, bcast, allgatherv,
+# alltoallv, allreduce with MPI_IN_PLACE) and prints its line only if all was right.
+build large_f08
+nm -u "$TMP/large_f08" | grep -q 'mpi_alltoallv_f08ts_large_' ||
+    fail "large_f08 does not call MPICH's large-count entry points: $(nm -u "$TMP/large_f08")"
+for launcher in "3 $BUILD/bin/mpiexec" "2 $HYDRA"; do
+    set -- $launcher
+    n=$1
+    shift
+    launch large "$TMP/large_f08" "$n" "$@"
+    r=0
+    while [ $r -lt "$n" ]; do
+        echo "$out" | grep -qx "large rank $r of $n: checked sum $(( n * (n + 1) / 2 ))" ||
+            fail "large under $1: rank $r's checks failed: $out"
+        r=$((r + 1))
+    done
+done
+echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts) ran on Switchyard"
