@@ -125,35 +125,33 @@ done
 for when in before after; do
     printf '#include <mpi.h>\n#include <stdlib.h>\nint main(int c, char **v) { int r; MPI_Init(&c, &v);\n'\
 'MPI_Comm_rank(MPI_COMM_WORLD, &r);\n%s if (r == 1) exit(3);\nMPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n' \
-        "$([ $when = after ] && echo 'MPI_Barrier(MPI_COMM_WORLD);')" >"$TMP/die.c"
-    "$BUILD/bin/mpicc" -o "$TMP/die" "$TMP/die.c" || fail "cannot build die.c"
-    for i in 1 2 3; do
-        start=$(date +%s)
-        timeout 60 $HYDRA -n 4 "$TMP/die" >"$TMP/out" 2>&1 && fail "a job whose rank 1 exited with 3 succeeded"
-        took=$(( $(date +%s) - start ))
-        [ $took -lt 10 ] || fail "the job took $took s to end after rank 1 died $when talking: $(tail -5 "$TMP/out")"
-        sleep 1
-        for ns in $A $B; do
-            [ -z "$(ip netns pids $ns)" ] || fail "processes left in $ns: $(ip netns pids $ns)"
-        done
-    done
-    echo "rank 1 exiting with 3 on the other host $when talking to the others ends the job within seconds (3 runs), no process left"
+        "$([ $when = after ] && echo 'MPI_Barrier(MPI_COMM_WORLD);')" >"$TMP/die_$when.c"
+    "$BUILD/bin/mpicc" -o "$TMP/die_$when" "$TMP/die_$when.c" || fail "cannot build die_$when.c"
 done
-# the same under Switchyard's mpiexec, which names the rank and its exit status and exits with it
-for when in before after; do
-    printf '#include <mpi.h>\n#include <stdlib.h>\nint main(int c, char **v) { int r; MPI_Init(&c, &v);\n'\
-'MPI_Comm_rank(MPI_COMM_WORLD, &r);\n%s if (r == 1) exit(3);\nMPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n' \
-        "$([ $when = after ] && echo 'MPI_Barrier(MPI_COMM_WORLD);')" >"$TMP/die.c"
-    "$BUILD/bin/mpicc" -o "$TMP/die" "$TMP/die.c" || fail "cannot build die.c"
+# die LAUNCHER WHEN: runs die_WHEN on 4 ranks; the job must fail within 10 s and leave no process
+# in either namespace. Sets rc and took.
+die() {
     start=$(date +%s)
-    timeout 60 $OWN -n 4 "$TMP/die" >"$TMP/out" 2>&1
+    timeout 60 $1 -n 4 "$TMP/die_$2" >"$TMP/out" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))
-    [ $rc = 3 ] || fail "Switchyard's mpiexec exited $rc, not 3, when rank 1 exited with 3 $when talking: $(tail -5 "$TMP/out")"
-    grep -q "rank 1 .*exited with status 3" "$TMP/out" || fail "the failed rank is not named: $(cat "$TMP/out")"
-    [ $took -lt 10 ] || fail "the job took $took s to end after rank 1 died $when talking"
+    [ $rc != 0 ] || fail "a job whose rank 1 exited with 3 $2 talking succeeded"
+    [ $took -lt 10 ] || fail "the job took $took s to end after rank 1 died $2 talking: $(tail -5 "$TMP/out")"
+    sleep 1
     for ns in $A $B; do
         [ -z "$(ip netns pids $ns)" ] || fail "processes left in $ns: $(ip netns pids $ns)"
     done
+}
+for when in before after; do
+    for i in 1 2 3; do
+        die "$HYDRA" $when
+    done
+    echo "rank 1 exiting with 3 on the other host $when talking to the others ends the job within seconds (3 runs), no process left"
+done
+# Switchyard's mpiexec also names the rank and its exit status, and exits with it
+for when in before after; do
+    die "$OWN" $when
+    [ $rc = 3 ] || fail "Switchyard's mpiexec exited $rc, not 3, when rank 1 exited with 3 $when talking: $(tail -5 "$TMP/out")"
+    grep -q "rank 1 .*exited with status 3" "$TMP/out" || fail "the failed rank is not named: $(cat "$TMP/out")"
     echo "Switchyard's mpiexec: rank 1 exiting with 3 on the other host $when talking ends the job in $took s with status 3, named; no process left"
 done
