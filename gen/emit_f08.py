@@ -273,12 +273,13 @@ def large_form(proc):
     """proc's _c procedure as a procedure of its own (named MPI_X_c): its large-count kinds
     widened to their C type in the _c call (INTEGER(KIND=MPI_COUNT_KIND) or MPI_ADDRESS_KIND in
     Fortran), its large-only parameters kept; None if it takes a procedure (the large-count
-    callbacks have no f08 interface), a string or an address other than one it stores
-    (_address_out), which its wrapper does not convert."""
+    callbacks have no f08 interface) or an address other than one it stores (_address_out),
+    which its wrapper does not convert. A string (MPI_Pack_external_c's datarep) comes as a CFI
+    descriptor, as in the small form."""
     params = []
     for p in proc.c_params(True):
         k = p.kind
-        if k.cls in ('function', 'string') or k.cls not in F08_CLASSES or k.cls == 'c_pointer' and not _address_out(p):
+        if k.cls == 'function' or k.cls not in F08_CLASSES or k.cls == 'c_pointer' and not _address_out(p):
             return None
         if k.poly and k.c_large:
             k = dataclasses.replace(k, c=k.c_large, c_large=None, fortran=LARGE_FORTRAN[k.c_large])
@@ -323,6 +324,11 @@ def _large_procedure(small, large, spec, types):
                          and q.dir == 'in' and not q.is_array), None)
             checks.append('if (!ff08_contiguous(%s_d))\n        ierr_ = ff08_noncontiguous("%s", "%s", %s);'
                           % (p.name, large.name, p.name, comm or 'NULL'))
+        elif p.kind.cls == 'string':  # a CFI descriptor under its own name, as in the small form
+            cparams.append('CFI_cdesc_t *%s' % p.name)
+            n = p.name
+            locals_ = [('char *c_%s = ff_str_in((char *)%s->base_addr, %s->elem_len);' % (n, n, n)
+                        if s == 'char *c_%s = ff_str_in(%s, %s_len);' % (n, n, n) else s) for s in locals_]
         else:
             cparams.append(c)
     d.update({'generic': small.name, 'specific': small.name + '_f08c', 'symbol': small.name + '_f08c',
