@@ -101,7 +101,7 @@ def f08_supported(proc, spec):
             return False
         if p.kind.cls == 'buffer' and p.is_array:
             return False
-        if p.kind.cls == 'c_pointer' and not _address_out(p):
+        if p.kind.cls == 'c_pointer' and not (_address_out(p) or _variable_ref(p)):
             return False
         if p.kind.cls == 'function' and not f08_callback(_callbacks(spec).get(p.func_type)):
             return False
@@ -113,6 +113,14 @@ def _address_out(p):
     an address integer in `use mpi`: MPI_Alloc_mem's baseptr, MPI_Buffer_detach's buffer_addr):
     TYPE(C_PTR), INTENT(OUT) in f08, where the Fortran face's entry writes a C pointer."""
     return p.kind.cls == 'c_pointer' and p.dir == 'out' and p.kind.fortran == 'INTEGER(KIND=MPI_ADDRESS_KIND)'
+
+
+def _variable_ref(p):
+    """Whether procedure parameter p is the address of a Fortran variable of the type its kind
+    names, other than an address integer (class c_pointer, e.g. LOGICAL_VOID: MPI_Abi_get_fortran_
+    booleans's logical_true), whose bytes the C procedure reads or writes: that Fortran type in
+    f08, passed by reference, the address the Fortran face's entry takes as it is."""
+    return p.kind.cls == 'c_pointer' and p.kind.fortran not in (None, 'INTEGER(KIND=MPI_ADDRESS_KIND)')
 
 
 def _callbacks(spec):
