@@ -6,14 +6,29 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+/* Zeroes n bytes at p (n a constant) with 16-byte stores, then 8-byte ones: GCC makes a
+ * constant memset of a request's size `rep stos`, whose start-up cost was 72 % of the time
+ * of making a request in a message-rate loop (perf). */
+static inline void zero_stores(void *p, size_t n)
+{
+    typedef uint64_t v16 __attribute__((vector_size(16), aligned(8), may_alias));
+    typedef uint64_t u8 __attribute__((aligned(8), may_alias));
+    v16 *v = p;
+#pragma GCC unroll 32
+    for (size_t i = 0; i < n / 16; i++)
+        v[i] = (v16){0, 0};
+    if (n % 16)
+        *(u8 *)((char *)p + n - 8) = 0;
+}
+
 rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
 {
     rt_request *r = (rt_request *)rt__obj_new_raw(RT_CLASS_REQUEST);
     if (!r)
         return NULL;
-    /* every field but the header: the memory may be a freed request's (a memset of constant
-     * size, which the compiler makes a few vector stores) */
-    memset((char *)r + sizeof r->obj, 0, sizeof *r - sizeof r->obj);
+    /* every field but the header: the memory may be a freed request's */
+    _Static_assert(sizeof(rt_obj) % 8 == 0 && sizeof(rt_request) % 8 == 0, "requests are 8-byte aligned");
+    zero_stores((char *)r + sizeof r->obj, sizeof *r - sizeof r->obj);
     r->kind = (uint8_t)kind;
     r->active = 1;
     r->comm = comm;

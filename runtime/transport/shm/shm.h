@@ -93,17 +93,28 @@ struct shm_ring_ctl {
 #define SHM_TAIL_SLEEP 1ull   /* positions are multiples of SHM_LINE: bit 0 is free */
 
 /* A ring record: one cache line of header, then the payload. `bytes` counts the whole
- * record (header included), a multiple of SHM_LINE. */
-enum { SHM_PAD = 1, SHM_EAGER, SHM_RTS, SHM_FIN, SHM_CTS, SHM_DATA };
+ * record (header included), a multiple of SHM_LINE. A SHORT record is one line in all: an
+ * envelope whose flags and sender token are 0, and a payload of at most SHM_SHORT_MAX bytes. */
+enum { SHM_PAD = 1, SHM_EAGER, SHM_RTS, SHM_FIN, SHM_CTS, SHM_DATA, SHM_SHORT };
+#define SHM_SHORT_MAX 32u
 struct shm_rec {
     _Atomic uint64_t stamp;     /* position | 1 once committed (stored last, release) */
     uint16_t type;
     uint16_t from;              /* the producer's local index */
     uint32_t bytes;
-    uint64_t a, b;              /* per type, below */
     union {
-        rt_msg_hdr h;           /* EAGER and RTS: the envelope, verbatim */
-        uint64_t c;
+        struct {
+            uint64_t a, b;      /* per type, below */
+            union {
+                rt_msg_hdr h;   /* EAGER and RTS: the envelope, verbatim */
+                uint64_t c;
+            };
+        };
+        struct {                /* SHORT: the rest of the envelope, then the payload */
+            int32_t ctx, src, tag;
+            uint32_t len;       /* <= SHM_SHORT_MAX */
+            unsigned char data[SHM_SHORT_MAX];
+        } s;
     };
 };
 /* EAGER: a = payload bytes.  RTS: a = sender's buffer address, b = sender token (the length

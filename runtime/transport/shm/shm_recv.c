@@ -95,7 +95,15 @@ int shm_poll(void)
         return 0;
     while (n < SHM_POLL_BATCH && (r = shm_ring_peek(in))) {
         p = r->from;
-        if (r->type == SHM_EAGER) {
+        if (r->type == SHM_SHORT) {
+            rt_msg_hdr h = {.ctx = r->s.ctx, .src = r->s.src, .tag = r->s.tag, .len = r->s.len};
+
+            if (r->s.len > SHM_SHORT_MAX) {
+                in->bad = 1;
+                break;
+            }
+            shm_g.env->incoming(shm_g.peer[p].world, &h, r->s.data, 0);
+        } else if (r->type == SHM_EAGER) {
             rt_msg_hdr h = r->h;
 
             if (r->a > r->bytes - SHM_LINE || h.len != (int64_t)r->a) {
