@@ -69,11 +69,14 @@ def entries(spec):
 
 
 def emit(spec):
-    """build/gen/mpichfort/entries.f90 (the handle operators of MPICH's mpi_f08_types module
-    and the entry points) and mpichfort/translate.c."""
+    """build/gen/mpichfort/entries.f90 (MPICH's modules, mpichfort_modules.f90.j2: their types,
+    handle operators, the predefined handles as module data, ...; then the entry points) and
+    mpichfort/translate.c."""
     procs = entries(spec)
+    handles = emit_f08.handle_types(spec)
+    consts = [c for c in emit_f08.module_constants(spec, handles)[0] if c[0].startswith('TYPE(')]
     return {
-        'mpichfort/entries.f90': render('mpichfort_entries.f90.j2', 'f', procs=procs,
-                                        types=sorted(set(emit_f08.handle_types(spec).values()))),
+        'mpichfort/entries.f90': render('mpichfort_entries.f90.j2', 'f', procs=procs, consts=consts,
+                                        types=sorted(set(handles.values()))),
         'mpichfort/translate.c': render('mpichfort_translate.c.j2', procs=[p for p in procs if p['translate']]),
     }

@@ -2,12 +2,16 @@
 # (mpif.h, `use mpi`, `use mpi_f08`) run unchanged on Switchyard's libraries (libmpichfort.so.12
 # for the f08 entry points), under Switchyard's mpiexec (3 ranks) and mpiexec.hydra (2 ranks);
 # and large_f08.f90, whose INTEGER(KIND=MPI_COUNT_KIND) counts make MPICH's module call its
-# large-count entry points (mpi_send_f08ts_large_...: 117 of MPICH 4.0.2's 120 are Switchyard's).
+# large-count entry points (mpi_send_f08ts_large_...: 117 of MPICH 4.0.2's 120 are Switchyard's);
+# modules_f08.f90, which calls into MPICH's modules (MPI_Sizeof, c2f/f2c, status conversions,
+# MPI_COMM_DUP_FN...); and every symbol MPICH's libmpichfort.so.12 exports is one of Switchyard's.
 # MPICH's own libmpichfort.so.12 (installed here) would also run them over Switchyard's libmpi:
 # the programs print which one the process mapped, and that must be build/lib's.
 . tests/sh/lib.sh
 command -v mpifort.mpich >/dev/null || skip "Debian's mpich (mpifort.mpich) is not installed"
 HYDRA=$(command -v mpiexec.hydra) || skip "Debian's mpich (mpiexec.hydra) is not installed"
+REF=/usr/lib/x86_64-linux-gnu/libmpichfort.so.12
+[ -f "$REF" ] || skip "Debian's libmpichfort.so.12 is not installed at $REF"
 SRC=tests/sh/mpich_fortran
 LIBDIR=$(cd "$BUILD/lib" && pwd)
 # launch STYLE PROGRAM N LAUNCHER...: PROGRAM on N ranks; checks it ran on Switchyard's
@@ -41,6 +45,14 @@ build() {
     echo "$libs" | grep -q "libmpichfort.so.12 => $LIBDIR/libmpichfort.so.12" ||
         fail "$1 does not load Switchyard's libmpichfort.so.12: $libs"
 }
+# Symbols: what MPICH's libmpichfort.so.12 defines, Switchyard's three libraries must define
+# (those not yet: the f08 entry points of procedures Switchyard's mpi_f08 module does not offer).
+nm -D --defined-only "$REF" | awk '{print $3}' | sort -u >"$TMP/ref"
+for l in libmpichfort.so.12 libmpifort.so.12 libmpi.so.12; do
+    nm -D --defined-only "$LIBDIR/$l" | awk '{print $3}'
+done | sed 's/@.*//' | sort -u >"$TMP/ours"
+missing=$(comm -23 "$TMP/ref" "$TMP/ours" | grep -v -x -f tests/sh/mpich_fortran/not_yet.txt)
+[ -z "$missing" ] || fail "symbols of MPICH's libmpichfort.so.12 Switchyard does not define: $missing"
 for style in f77 usempi f08; do
     build "ring_$style"
     run "$style" 3 "$BUILD/bin/mpiexec"
@@ -63,4 +75,17 @@ for launcher in "3 $BUILD/bin/mpiexec" "2 $HYDRA"; do
         r=$((r + 1))
     done
 done
-echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts) ran on Switchyard"
+# modules: every rank checks what MPICH's modules' procedures gave it.
+build modules_f08
+for launcher in "3 $BUILD/bin/mpiexec" "2 $HYDRA"; do
+    set -- $launcher
+    n=$1
+    shift
+    launch modules "$TMP/modules_f08" "$n" "$@"
+    r=0
+    while [ $r -lt "$n" ]; do
+        echo "$out" | grep -qx "modules rank $r of $n: checked" || fail "modules under $1: rank $r's checks failed: $out"
+        r=$((r + 1))
+    done
+done
+echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts, MPICH's modules) ran on Switchyard; no symbol missing"
