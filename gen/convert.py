@@ -62,6 +62,7 @@ def _rank_rules(p):
 
 def _root(params):
     """The root of a rooted collective: the rank that accepts MPI_ROOT, or None."""
+    # the spec's accepts names the constants (model.ACCEPTS checks them): the root is the rank accepting MPI_ROOT
     return next((q for q in params if q.accepts and 'MPI_ROOT' in q.accepts), None)
 
 

@@ -205,6 +205,7 @@ def _request_effect(proc, params, names, b):
     if one:
         b['pre'].append('if (%s) *%s = -1;' % (index.name, index.name))
     if req.is_array and not one:
+        # C text of the shim: the foreign MPI's own constant, which its header defines
         ok = ['(rc_ == 0 || afb_error_code_out(rc_) == MPI_ERR_IN_STATUS)']
     else:
         ok = []
@@ -212,6 +213,7 @@ def _request_effect(proc, params, names, b):
     if index is not None and index.is_array:
         if not outcount:
             raise ValueError('%s: indices of completed requests without their count' % proc.name)
+        # C text of the shim: MPI_UNDEFINED as the foreign MPI's header defines it
         act = 'if (%s && %s && *%s != MPI_UNDEFINED) afb_preq_done_at(%s, %s, *%s);' % (
             index.name, outcount, outcount, r, index.name, outcount)
     elif index is not None:
@@ -287,6 +289,7 @@ def emulate(ctx, proc):
             guard.append('(role_ & %d)' % (1 if p.significant == 'root' else 2))
             role_used = True
         if p.unused_if_in_place:
+            # C text: the rule is the spec's unused_if_in_place; MPI_IN_PLACE is the header's constant
             guard.append('%s != MPI_IN_PLACE' % p.unused_if_in_place)
         if guard and steps:  # an unused argument is not checked (nor copied: the backend gets NULL)
             steps = ['if (%s) { %s }' % (' && '.join(guard), ' '.join(steps))]
@@ -430,6 +433,7 @@ def _status(p, names, b):
     if p.dir != 'out':
         raise ValueError('status array %s: only OUT arrays are forwarded' % n)
     ln = _length(p, names)
+    # C text: MPI_ERROR names a status field, as the C binding does
     _temp_array(b, a, 'afb_mstatus', n, ln, '(afb_mstatus){.MPI_ERROR = AFB_ERROR_UNSET}')
     b['args'].append('%s ? (void *)%s : AFB_M_STATUS_IGNORE' % (a, a))
     # only the statuses the call wrote (`filled`: MPI_Waitsome's outcount) go back
@@ -494,6 +498,7 @@ def callback_handler(ctx, cb, large):
         elif cls == 'status':
             ffi.append('ffi_type_pointer')
             lines.append('afb_mstatus *m%d = *(afb_mstatus **)args[%d];' % (i, i))
+            # C text of the shim: the foreign MPI's status type, which its header names
             lines.append('MPI_Status %s = {0};' % a)
             lines.append('afb_status_out(m%d, &%s);' % (i, a))
             call.append('&' + a)
@@ -534,6 +539,7 @@ def callback_handler(ctx, cb, large):
 
 def status_type(B):
     """The backend's MPI_Status fields, in order, as C declarations."""
+    # C field names: each ABI's status layout, which its header fixes and the spec does not describe
     if B.value == 'openmpi':
         return ['int MPI_SOURCE', 'int MPI_TAG', 'int MPI_ERROR', 'int cancelled', 'size_t ucount']
     return ['int count_lo', 'int count_hi_and_cancelled', 'int MPI_SOURCE', 'int MPI_TAG', 'int MPI_ERROR']
@@ -599,6 +605,7 @@ def _emit_backend(spec, B):
     bufs = [(c.abi, getattr(c, B.value), c.name) for c in spec.constants_in('BUFFER_ADDR_CONSTANTS')
             if isinstance(getattr(c, B.value), int) and c.abi != getattr(c, B.value)]
     weights = []
+    # the two address constants the template's weights translation names: values read from the spec
     for n in ('MPI_UNWEIGHTED', 'MPI_WEIGHTS_EMPTY'):
         v = ctx.val(n)
         weights.append((by_name[n].abi, ctx.sym(v['symbol']) if isinstance(v, dict) else '(void *)(intptr_t)%d' % v, n))
@@ -606,6 +613,7 @@ def _emit_backend(spec, B):
     dyn_classes = [(c.abi, c.name) for c in spec.constants_in('ERROR_CLASSES')
                    if c.in_standard_abi and isinstance(c.abi, int) and getattr(c, B.value) is None]
     attr_maps = [(c.abi, face.map_fname(c.attr_value_map), c.name) for c in spec.constants if c.attr_value_map]
+    # MPI_ names below read named constants' values per ABI (the spec's data) for the template's C
     return dict(B=B, P=B.prefix, fast=_fast_paths(ctx.maps), funcs=funcs, handlers=list(ctx.handlers.values()), attr_maps=attr_maps, table=table, outs=outs, maps=ctx.maps, symbols=ctx.symbols,
                   sym_index=ctx.sym_index, status_ignore=ignore, bufs=bufs, weights=weights,
                   err_unsupported=ctx.val('MPI_ERR_UNSUPPORTED_OPERATION'),

@@ -19,6 +19,7 @@ def handle_types(spec):
     classes whose C type is an int (keyvals) stay INTEGER."""
     out = {}
     for k in spec.kinds.values():
+        # a C type named MPI_ is a handle type of the C binding (kinds' c); an int-typed handle is not
         if k.cls == 'handle' and k.c.startswith('MPI_'):
             out.setdefault(k.handle, k.c)
     return out
@@ -112,6 +113,7 @@ def _address_out(p):
     """Whether procedure parameter p is an address the procedure stores (class c_pointer, OUT,
     an address integer in `use mpi`: MPI_Alloc_mem's baseptr, MPI_Buffer_detach's buffer_addr):
     TYPE(C_PTR), INTENT(OUT) in f08, where the Fortran face's entry writes a C pointer."""
+    # checks spec data: the kind's Fortran type (kinds.json fortran) is an address integer
     return p.kind.cls == 'c_pointer' and p.dir == 'out' and p.kind.fortran == 'INTEGER(KIND=MPI_ADDRESS_KIND)'
 
 
@@ -120,6 +122,7 @@ def _variable_ref(p):
     names, other than an address integer (class c_pointer, e.g. LOGICAL_VOID: MPI_Abi_get_fortran_
     booleans's logical_true), whose bytes the C procedure reads or writes: that Fortran type in
     f08, passed by reference, the address the Fortran face's entry takes as it is."""
+    # checks spec data: the kind's Fortran type (kinds.json fortran) is not an address integer
     return p.kind.cls == 'c_pointer' and p.kind.fortran not in (None, 'INTEGER(KIND=MPI_ADDRESS_KIND)')
 
 
@@ -155,6 +158,7 @@ def _named_type(k, types):
     """The f08 type a kind has by name (a handle's derived type, the status, LOGICAL), or None."""
     if k.cls == 'handle' and k.handle in types:
         return 'TYPE(%s)' % types[k.handle]
+    # Fortran text: the module's status type and MPI_STATUS_SIZE are names of the binding
     if k.cls in ('status', 'f08_status'):
         return 'TYPE(MPI_Status)'
     if k.cls == 'logical':
@@ -217,6 +221,7 @@ def _procedure(proc, spec, types, entry):
     if not has_ierr:  # no error to report (MPI_F_sync_reg): any buffer, contiguous or not
         checks = []
     if has_ierr:
+        # C text: the wrapper's ierror, a C type of the Fortran face (MPI_Fint)
         cparams.append('MPI_Fint *ierror')
         fdecls.append('INTEGER, OPTIONAL, INTENT(OUT) :: ierror')
     names = [p.name for p in params] + (['ierror'] if has_ierr else [])
@@ -301,8 +306,10 @@ def _tkr(p, types, kinds):
     if p.kind.cls == 'buffer':
         return None
     t = _named_type(p.kind, types) or p.kind.fortran
+    # reads named constants' values: a KIND= in the kinds' fortran names a KIND constant of the spec
     t = re.sub(r'KIND=(MPI_\w+_KIND)', lambda m: 'KIND=%s' % kinds[m.group(1)], t)
     if t == 'INTEGER':
+        # reads a named constant's value: the kind of a plain INTEGER
         t = 'INTEGER(KIND=%s)' % kinds['MPI_INTEGER_KIND']
     return t, 2 if isinstance(p.length, list) else 1 if p.is_array else 0
 
@@ -340,6 +347,7 @@ def _large_procedure(small, large, spec, types):
         else:
             cparams.append(c)
     d.update({'generic': small.name, 'specific': small.name + '_f08c', 'symbol': small.name + '_f08c',
+              # C text: MPI_Fint is the C type of the Fortran face's ierror
               'large': True, 'cname': large.name, 'cparams': ', '.join(cparams + ['MPI_Fint *ierror']),
               'checks': checks, 'locals': pre + locals_, 'args': ', '.join(args), 'post': post, 'cleanup': cleanup})
     return d

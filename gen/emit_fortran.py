@@ -127,6 +127,7 @@ def conversion(proc, callbacks=None, abi=False):
             hidden.append('size_t %s_len' % n)
             locals_.append('(void)%s;' % n)
             locals_.append('(void)%s_len;' % n)
+            # C text: the C binding's constant for no arguments, a name of the C face
             args.append('MPI_ARGVS_NULL')
             continue
         if c == 'string':
@@ -166,6 +167,7 @@ def conversion(proc, callbacks=None, abi=False):
                     post.append(mark)
         elif c == 'status':
             ign = 'ff_statuses_ignored' if p.is_array else 'ff_status_ignored'
+            # C text: the C face's constants that a status the Fortran program ignores becomes
             cst = 'MPI_STATUSES_IGNORE' if p.is_array else 'MPI_STATUS_IGNORE'
             args.append('(%s(%s) ? %s : (MPI_Status *)%s)' % (ign, n, cst, n))
         elif c == 'logical':
@@ -174,6 +176,7 @@ def conversion(proc, callbacks=None, abi=False):
                 if ln is None and p.dims_of:  # the spec: one per dimension of a Cartesian communicator
                     cm = '*%s' % p.dims_of
                     locals_.append('int ndims_ = 0;')
+                    # C symbols called: the dims_of rule itself is spec data
                     locals_.append('PMPI_Cartdim_get(%s, &ndims_);' % ('PMPI_Comm_f2c(%s)' % cm if abi else cm))
                     ln = 'ndims_'
                 if ln is None:
@@ -205,6 +208,7 @@ def conversion(proc, callbacks=None, abi=False):
                 else:
                     unsupported = ('a point-to-point operation started with an array of handles is not '
                                    'supported over the standard ABI')
+        # C symbols below (PMPI_File_f2c/c2f, MPI_File, MPI_FILE_NULL): a file is a C pointer in the C face
         elif c == 'handle' and k.handle == 'file':
             if p.dir == 'in' and not p.is_array:
                 args.append('PMPI_File_f2c(*%s)' % n)
@@ -222,8 +226,10 @@ def conversion(proc, callbacks=None, abi=False):
             else:  # an attribute value read back: predefined keys hold pointers to int in C
                 locals_.append('void *c_%s = NULL;' % n)
                 args.append('&c_%s' % n)
+                # C types: the Fortran face's INTEGER (MPI_Fint) or address integer (MPI_Aint)
                 post.append('*%s = (%s)ff_attr_out(c_%s, %s);' % (n, 'MPI_Fint' if small else 'MPI_Aint', n,
                                                                     '*' + _keyval_param(proc)))
+        # C text below: MPI_Aint is the C type of an address, MPI_Fint the Fortran INTEGER's
         elif c == 'aint' and k.fortran == 'INTEGER':  # MPI-1 calls with INTEGER addresses
             if p.is_array:
                 ln = _flen(p, fparams)
@@ -271,6 +277,7 @@ def _abi_handle(proc, p, fparams, locals_, args, post, cleanup):
     comm = next((q for q in fparams if q.kind.cls == 'handle' and q.kind.handle == 'comm' and not q.is_array), None)
     if ln is None and p.extent and comm:  # as long as the communicator's group or neighbours
         ln = 'n_%s' % n
+        # C text: MPI_IN_PLACE and PMPI_Comm_f2c are C names; the rule is the spec's unused_if_in_place and extent
         used = '' if not p.unused_if_in_place else 'ff_buf(%s) == MPI_IN_PLACE ? 0 : ' % p.unused_if_in_place
         locals_.append('MPI_Fint %s = %sff_extent(PMPI_Comm_f2c(*%s), FF_EXTENT_%s);' % (ln, used, comm.name, p.extent.upper()))
     if ln is None:
@@ -300,6 +307,7 @@ def _keyval_param(proc):
 
 def _ftype(p):
     t = cdecl.c_base(p, False)
+    # maps a kind to the C type of its Fortran argument (MPI_Fint, MPI_Aint...): the kinds' fortran and c
     if p.kind.cls == 'handle' or p.kind.fortran in ('INTEGER', 'LOGICAL'):
         return 'MPI_Fint'
     f = p.kind.fortran or ''
@@ -326,6 +334,7 @@ def _entries(spec, abi):
         decl, hidden, locals_, pre, args, post, cleanup, unsupported = conversion(proc, callbacks, abi)
         ret = cdecl.c_return(proc)
         funcs.append({'name': proc.name, 'lower': proc.name.lower(), 'upper': proc.name.upper(),
+                      # C text: MPI_Fint is the C type of the Fortran face's ierr
                       'params': ', '.join(decl + ([] if ret != 'int' else ['MPI_Fint *ierr']) + hidden) or 'void',
                       'locals': locals_, 'pre': pre, 'args': ', '.join(args), 'post': post, 'cleanup': cleanup,
                       'ret': ret, 'unsupported': unsupported,
@@ -353,6 +362,7 @@ def generics_of(proc, optional_ierror):
             '%s, INTENT(OUT) :: %s' % (size.kind.fortran, size.name),
             'INTEGER%s, INTENT(OUT) :: ierror' % (', OPTIONAL' if optional_ierror else '')],
             'args': '%s, %s, ierror' % (buf.name, size.name),
+            # Fortran text: MPI_SUCCESS is the module's constant
             'body': ['%s = storage_size(%s) / 8' % (size.name, buf.name),
                      ('if (present(ierror)) ' if optional_ierror else '') + 'ierror = MPI_SUCCESS']})
     return {'name': proc.name, 'specifics': specifics}
@@ -368,6 +378,7 @@ def hand_entries(spec):
             continue
         decl, hidden = conversion(proc)[:2]
         out.append({'name': proc.name, 'unsupported': None, 'ret': cdecl.c_return(proc),
+                    # C text: MPI_Fint is the C type of the Fortran face's ierr
                     'params': ', '.join(decl + (['MPI_Fint *ierr'] if proc.ret == 'ERROR_CODE' else []) + hidden)
                     or 'void'})
     return out

@@ -333,6 +333,7 @@ def _params(raw, kinds, where):
         if 'extent' in p and (p.get('length') != '*' or p['extent'] not in ('peers', 'local', 'sources', 'destinations')):
             raise SpecError('%s: parameter %r: extent applies to \'*\'-long arrays and is peers, local, sources or '
                             'destinations' % (where, p.get('name')))
+        # checks spec data: a max_length names one of the spec's MPI_MAX_ constants
         if 'max_length' in p and (kinds[kname].cls != 'string' or p['dir'] != 'in'
                                   or not str(p['max_length']).startswith('MPI_MAX_')):
             raise SpecError('%s: parameter %r: max_length applies to IN strings and names an MPI_MAX_ constant'
@@ -480,8 +481,10 @@ def load(spec_dir):
             raise SpecError('%s: unknown class %r' % (where, k.get('class')))
         if k.get('check') not in CHECKS:
             raise SpecError('%s: unknown check %r' % (where, k.get('check')))
+        # checks spec data: an error class a kind names is one of the spec's MPI_ERR_ constants
         if 'error_class' in k and (not k.get('check') or not str(k['error_class']).startswith('MPI_ERR_')):
             raise SpecError('%s: error_class applies to a kind with a check and names an MPI_ERR_ class' % where)
+        # checks spec data: likewise for the class of an array's element
         if 'element_error_class' in k and (not k.get('check') or not str(k['element_error_class']).startswith('MPI_ERR_')):
             raise SpecError('%s: element_error_class applies to a kind with a check and names an MPI_ERR_ class' % where)
         if k['class'] == 'handle' and k.get('handle') not in HANDLE_CLASSES:
