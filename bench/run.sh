@@ -5,8 +5,9 @@
 # ratios (bench/report.py) and PNG plots. bench/shim.c is built once with mpicc_abi and run on
 # MPICH and on Open MPI through the shim, beside each of them built natively and beside the
 # same binary on Switchyard.
-# Every figure is measured REPEAT times (default 5), the implementations alternating
-# (switchyard, mpich, openmpi, switchyard, ...) so that a machine's slow spell hits them all;
+# Every figure is measured REPEAT times (default 5), the implementations alternating, their
+# order rotating from run to run (the p2p-style benchmarks), so that a machine's slow spell, or
+# the teardown of the previous job, hits them all;
 # run r of implementation I goes to OUT/<bench>.<I>.<r>.txt and the report gives the median
 # and the spread of the runs. BENCHES="p2p attr ..." picks benchmarks (default: all but
 # footprint). BENCHES=footprint (bench/footprint.c, run by bench/footprint.py) measures start-up
@@ -36,6 +37,15 @@ REPEAT=${REPEAT:-5}
 out=$B/bench
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher
+    impl=$1
+    shift
+    case $impl in
+    switchyard) "$B/bin/mpiexec" "$@" ;;
+    mpich) mpiexec.hydra "$@" ;;
+    openmpi) mpirun.openmpi --oversubscribe "$@" ;;
+    esac
+}
 for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
     [ $bench = none ] && continue
     if [ $bench = percall ]; then # ns per call: each face of Switchyard vs MPICH and Open MPI
@@ -136,10 +146,17 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
     rm -f "$out/$bench".*.txt
     r=1
     while [ $r -le $REPEAT ]; do
+        # The order of the three rotates from run to run: the job that follows another's largest
+        # (oversubscribed) one starts slowed by its teardown, so no MPI may always be that job.
+        case $((r % 3)) in
+        1) order="switchyard mpich openmpi" ;;
+        2) order="mpich openmpi switchyard" ;;
+        0) order="openmpi switchyard mpich" ;;
+        esac
         for n in $ranks; do
-            "$B/bin/mpiexec" -n $n "$out/${bench}_switchyard" >> "$out/$bench.switchyard.$r.txt"
-            mpiexec.hydra -n $n "$out/${bench}_mpich" >> "$out/$bench.mpich.$r.txt"
-            mpirun.openmpi --oversubscribe -n $n "$out/${bench}_openmpi" >> "$out/$bench.openmpi.$r.txt"
+            for impl in $order; do
+                launch $impl -n $n "$out/${bench}_$impl" >> "$out/$bench.$impl.$r.txt"
+            done
         done
         r=$((r + 1))
     done
@@ -148,15 +165,6 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
 done
 
 # The user's own builds of the OSU micro-benchmarks and of the Intel MPI Benchmarks, if given.
-launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher
-    impl=$1
-    shift
-    case $impl in
-    switchyard) "$B/bin/mpiexec" "$@" ;;
-    mpich) mpiexec.hydra "$@" ;;
-    openmpi) mpirun.openmpi --oversubscribe "$@" ;;
-    esac
-}
 if [ -n "$OSU" ]; then
     for t in ${OSU_TESTS:-osu_latency osu_bw osu_mbw_mr}; do
         for impl in switchyard mpich openmpi; do
