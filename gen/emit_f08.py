@@ -9,7 +9,11 @@ from render import render
 
 # Parameter classes the f08 wrappers convert so far; a procedure with any other is not generated.
 F08_CLASSES = {'handle', 'buffer', 'int', 'aint', 'offset', 'count', 'double', 'logical', 'status', 'string',
-               'attribute', 'extra_state', 'function', 'c_pointer'}
+               'string_array', 'string_2darray', 'attribute', 'extra_state', 'function', 'c_pointer'}
+# Character parameters, which the wrappers take as CFI descriptors and give the Fortran face as its
+# entry takes them (address and hidden length): a string, an array of them (MPI_Comm_spawn's argv),
+# a two-dimensional one (MPI_Comm_spawn_multiple's array_of_argv, its first extent a parameter).
+CHARACTER_CLASSES = ('string', 'string_array', 'string_2darray')
 # The f08 status's components: the C face's MPI_Status (gen/templates/mpi_mpich.h.j2), hidden ones first.
 STATUS_HIDDEN = ['count_lo', 'count_hi_and_cancelled']
 
@@ -51,10 +55,15 @@ def f08_callback(cbtype):
     INTEGER), so the runtime calls either the same way (RT_CB_FORTRAN); and a subroutine whose C
     form takes every argument by pointer, each an integer or a handle the Fortran face passes
     as is (not a file: converted), or an address it takes by value (TYPE(C_PTR), VALUE), so
-    the C call suits the Fortran procedure (error handlers, MPI_User_function). The large-count
-    callbacks (MPI_Count lengths) go with the _c procedures, which the module does not offer."""
+    the C call suits the Fortran procedure (error handlers, MPI_User_function); and any type the
+    spec says the runtime never calls (uncalled: generalized requests, data representations,
+    file error handlers), whose procedures the Fortran face hands on as they are. The
+    large-count callbacks (MPI_Count lengths) go with the _c procedures, which the module does
+    not offer."""
     if cbtype is None:
         return False
+    if cbtype.uncalled:
+        return True
     if emit_fortran.attribute_callback_flags(cbtype) is not None:
         return True
     args = [q for q in cbtype.params if q.kind.cls != 'varargs']
@@ -177,6 +186,10 @@ def _fdecl(p, types, asynchronous):
         return '%s :: %s' % (', '.join(attrs), p.name)
     if k.cls == 'string':
         return 'CHARACTER(LEN=*), %s :: %s' % (intent, p.name)
+    if k.cls == 'string_array':
+        return 'CHARACTER(LEN=*), %s :: %s(*)' % (intent, p.name)
+    if k.cls == 'string_2darray':
+        return 'CHARACTER(LEN=*), %s :: %s(%s, *)' % (intent, p.name, p.length)
     if k.cls == 'function':
         return 'PROCEDURE(%s) :: %s' % (p.func_type, p.name)
     if k.cls == 'f_status':
@@ -201,7 +214,7 @@ def _procedure(proc, spec, types, entry):
         else entry['params'].split(', ')
     i = 0
     for p in params:
-        if p.kind.cls in ('buffer', 'string'):
+        if p.kind.cls == 'buffer' or p.kind.cls in CHARACTER_CLASSES:
             cparams.append('CFI_cdesc_t *%s' % p.name)
         else:
             cparams.append(entry_decl[i])
@@ -210,7 +223,7 @@ def _procedure(proc, spec, types, entry):
             checks.append('if (!ff08_contiguous(%s))\n        ierr_ = ff08_noncontiguous("%s", "%s", %s);'
                           % (p.name, proc.name, p.name, comm or 'NULL'))
             args.append('%s->base_addr' % p.name)
-        elif p.kind.cls == 'string':
+        elif p.kind.cls in CHARACTER_CLASSES:
             args.append('(char *)%s->base_addr' % p.name)
             hidden.append('%s->elem_len' % p.name)
         else:

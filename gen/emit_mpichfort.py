@@ -45,7 +45,7 @@ def _entry(proc, d, small=None):
     return {'mname': mich_name, 'name': proc.name,
             'twin': PROFILING_PREFIX + mich_name[len('MPI_'):], 'sub': d['sub'], 'fret': d['fret'],
             'ret': d['ret'], 'fnames_lines': d['fnames_lines'], 'cargs_lines': d['cargs_lines'],
-            'fdecls': d['fdecls'], 'cdecls': d['cdecls'], 'funcs': d['funcs'], 'uses': ', '.join(uses),
+            'fdecls': d['fdecls'], 'cdecls': d['cdecls'], 'funcs': d['funcs'], 'uses_lines': emit_f08._wrap(uses) if uses else [],
             'target': 'mf_' + proc.name if translate else d['symbol'], 'symbol': d['symbol'],
             'translate': translate, 'cparams': d['cparams'],
             'buffers': [p.name for p in params if p.kind.cls == 'buffer'],

@@ -63,6 +63,8 @@ CONSTANT_KEYS = {'name', 'category', 'c_type', 'fortran_type', 'abi', 'mpich', '
                  'same_value_as', 'mpich_value_unused', 'value_maps', 'fortran',
                  'fortran_common', 'mpif_first'}
 FORTRAN_COMMON_KEYS = {'block', 'place', 'declaration'}
+CALLBACK_KEYS = {'name', 'since', 'return', 'params', 'large_count', 'in_standard_abi', 'removed_in',
+                 'deprecated_since', 'uncalled'}
 # the value maps that are no constant category: a constant's value_maps names those it belongs to
 # (in spec order); 'enum' adds it to every enum map (MPI_UNDEFINED)
 VALUE_MAPS = {'rank', 'tag', 'undefined', 'darg', 'enum'}
@@ -216,6 +218,9 @@ class CallbackType:
     ret: str
     large_count: bool = False
     in_standard_abi: bool = True
+    # why the runtime never calls a procedure of this type (yet): the Fortran faces may then hand
+    # it a Fortran procedure as is, with no conversion of its arguments (gen/emit_f08.py)
+    uncalled: Optional[str] = None
 
 
 @dataclasses.dataclass
@@ -552,9 +557,15 @@ def load(spec_dir):
     callbacks = []
     for r in cb['callback_types']:
         where = 'callbacks.json: %s' % r['name']
+        unknown = sorted(set(r) - CALLBACK_KEYS)
+        if unknown:
+            raise SpecError('%s: unknown field %s' % (where, ', '.join(map(repr, unknown))))
+        uncalled = r.get('uncalled')
+        if uncalled is not None and not (isinstance(uncalled, str) and uncalled.strip()):
+            raise SpecError('%s: uncalled must say why, as a non-empty string' % where)
         callbacks.append(CallbackType(name=r['name'], params=_params(r['params'], kinds, where), ret=r['return'],
                                       large_count=r.get('large_count', False),
-                                      in_standard_abi=r.get('in_standard_abi', True)))
+                                      in_standard_abi=r.get('in_standard_abi', True), uncalled=uncalled))
     cbnames = {c.name for c in callbacks}
     predefined = cb['predefined_callbacks']
     for p in predefined:

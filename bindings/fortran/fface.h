@@ -47,7 +47,7 @@ char *ff_str_in(const char *s, size_t len);
 /* Copies C string c into Fortran string f of length len, blank-padded. */
 void ff_str_out(const char *c, char *f, size_t len);
 /* A NULL-terminated C argv from a Fortran array of strings of length len ended by a blank
- * one; free it with ff_argv_free. */
+ * one (NULL, C's MPI_ARGV_NULL, for mpif.h's MPI_ARGV_NULL); free it with ff_argv_free. */
 char **ff_argv_in(const char *f, size_t len);
 void ff_argv_free(char **argv);
 /* LOGICAL arrays to int arrays and back (n elements); the caller frees the copy. */

@@ -41,6 +41,8 @@ void ff_str_out(const char *c, char *f, size_t len)
 
 char **ff_argv_in(const char *f, size_t len)
 {
+    if (f == mpiprivc_.argv_null)  /* a NUL, no blank: it would be read past */
+        return NULL;
     size_t n = 0;
     while (ff_str_in_len(f + n * len, len) > 0)
         n++;

@@ -1,5 +1,6 @@
 ! modules_f08.f90 — `use mpi_f08` program for tests/sh/mpich_fortran_binary.sh calling into
-! MPICH's modules: MPI_Sizeof, handle ==, /=, c2f/f2c, status conversions, predefined callbacks.
+! MPICH's modules: MPI_Sizeof, handle ==, /=, c2f/f2c, status conversions, predefined callbacks,
+! MPIX_Delete_error_*.
 program modules_f08
   use mpi_f08
   implicit none
@@ -71,6 +72,19 @@ program modules_f08
   if (cls /= MPI_ERR_UNSUPPORTED_OPERATION) call fail('MPIX_Comm_revoke error class')
   call MPI_Error_string(ierr, msg, vlen)
   if (index(msg(1:vlen), 'MPIX_Comm_revoke') == 0) call fail('MPIX_Comm_revoke message: ' // msg(1:vlen))
+  ! MPICH 4.0's MPIX_Delete_error_* (MPI-4.1's MPI_Remove_error_*): a string, a code and a class
+  ! of the program's removed; then the class is gone, a second removal fails.
+  call MPI_Add_error_class(cls)
+  call MPI_Add_error_code(cls, s)
+  call MPI_Add_error_string(s, 'modules_f08 code')
+  call MPIX_Delete_error_string(s, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('MPIX_Delete_error_string')
+  call MPIX_Delete_error_code(s, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('MPIX_Delete_error_code')
+  call MPIX_Delete_error_class(cls, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('MPIX_Delete_error_class')
+  call MPIX_Delete_error_class(cls, ierr)
+  if (ierr == MPI_SUCCESS) call fail('MPIX_Delete_error_class of a removed class')
   call MPI_Get_library_version(ver, vlen)
   if (rank == 0) print '(a,a)', 'library: ', ver(1:vlen)
   if (rank == 0) call print_loaded_from()

@@ -1,0 +1,122 @@
+! f08_unsupported.f90 — `use mpi_f08`'s MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Grequest_start
+! and MPI_Register_datarep (and their callback interfaces) with valid arguments: each reaches the
+! runtime, which does not implement it, so ierror is of class MPI_ERR_UNSUPPORTED_OPERATION and
+! its message names the procedure. No callback runs.
+module f08_unsup_fns
+  use mpi_f08
+  use, intrinsic :: iso_c_binding, only: C_PTR
+  implicit none
+  integer :: ncalls = 0
+contains
+  subroutine query_fn(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    ncalls = ncalls + 1
+    status%MPI_SOURCE = int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine query_fn
+
+  subroutine free_fn(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    ncalls = ncalls + 1 + int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine free_fn
+
+  subroutine cancel_fn(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ncalls = ncalls + 1 + int(extra_state)
+    if (complete) ncalls = ncalls + 1
+    ierror = MPI_SUCCESS
+  end subroutine cancel_fn
+
+  subroutine conversion_fn(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    type(C_PTR), value :: userbuf, filebuf
+    type(MPI_Datatype) :: datatype
+    integer :: count, ierror
+    integer(kind=MPI_OFFSET_KIND) :: position
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    ncalls = ncalls + 1
+    if (datatype == MPI_INTEGER .and. count + position + extra_state > 0) ncalls = ncalls + 1
+    ierror = MPI_SUCCESS
+  end subroutine conversion_fn
+
+  subroutine extent_fn(datatype, extent, extra_state, ierror)
+    type(MPI_Datatype) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
+    integer :: ierror
+    ncalls = ncalls + 1
+    extent = extra_state
+    if (datatype == MPI_INTEGER) extent = 4
+    ierror = MPI_SUCCESS
+  end subroutine extent_fn
+end module f08_unsup_fns
+
+program f08_unsupported
+  use mpi_f08
+  use f08_unsup_fns
+  implicit none
+  type(MPI_Comm) :: inter
+  type(MPI_Request) :: req
+  type(MPI_Info) :: infos(2)
+  integer :: ierr, errcodes(2), maxprocs(2)
+  character(len=8) :: args(2), cmds(3), argvs(2, 2)
+  integer(kind=MPI_ADDRESS_KIND) :: extra = 0
+
+  call MPI_Init()
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN)
+
+  args = [character(len=8) :: '-v', ' ']
+  call MPI_Comm_spawn('./child', args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, inter, errcodes, ierr)
+  call expect(ierr, 'MPI_Comm_spawn:', 1)
+  call MPI_Comm_spawn('./child', MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, inter, &
+                      MPI_ERRCODES_IGNORE, ierr)
+  call expect(ierr, 'MPI_Comm_spawn:', 2)
+
+  ! (a blank command after the two: the Fortran face reads them up to a blank one, as argv)
+  cmds = [character(len=8) :: './a', './b', ' ']
+  argvs = ' '
+  argvs(1, 1) = '-x'
+  maxprocs = [1, 1]
+  infos = MPI_INFO_NULL
+  call MPI_Comm_spawn_multiple(2, cmds, argvs, maxprocs, infos, 0, MPI_COMM_WORLD, inter, errcodes, ierr)
+  call expect(ierr, 'MPI_Comm_spawn_multiple', 3)
+
+  call MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra, req, ierr)
+  call expect(ierr, 'MPI_Grequest_start', 4)
+
+  call MPI_Register_datarep('f08_unsupported', conversion_fn, conversion_fn, extent_fn, extra, ierr)
+  call expect(ierr, 'MPI_Register_datarep', 5)
+  call MPI_Register_datarep('f08_unsupported_null', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, &
+                            extent_fn, extra, ierr)
+  call expect(ierr, 'MPI_Register_datarep', 6)
+
+  if (ncalls /= 0) stop 99
+  call MPI_Finalize()
+  print '(a)', 'f08_unsupported: OK'
+
+contains
+
+  ! ierr is of class MPI_ERR_UNSUPPORTED_OPERATION and its message holds name; else stop code
+  subroutine expect(ierr, name, code)
+    integer, intent(in) :: ierr, code
+    character(len=*), intent(in) :: name
+    integer :: cls, slen
+    character(len=MPI_MAX_ERROR_STRING) :: msg
+    cls = MPI_SUCCESS
+    msg = ''
+    if (ierr /= MPI_SUCCESS) then
+      call MPI_Error_class(ierr, cls)
+      call MPI_Error_string(ierr, msg, slen)
+    end if
+    if (cls /= MPI_ERR_UNSUPPORTED_OPERATION .or. index(msg, name) == 0) then
+      print '(a,i0,a,i0,2a)', 'f08_unsupported: call ', code, ': class ', cls, ', message: ', trim(msg)
+      call MPI_Abort(MPI_COMM_WORLD, code)
+      stop 1
+    end if
+  end subroutine expect
+end program f08_unsupported
