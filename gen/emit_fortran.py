@@ -113,10 +113,13 @@ def conversion(proc, callbacks=None, abi=False):
             args.append('0' if by_value else 'NULL')
             continue
         c = k.cls
-        if c == 'string_array':  # CHARACTER*(*) ARGV(*), ended by a blank string
+        if c == 'string_array':  # CHARACTER*(*) ARGV(*), ended by a blank string, or (a
+            # length) exactly that many strings (MPI_COMM_SPAWN_MULTIPLE's ARRAY_OF_COMMANDS)
             decl.append('char *%s' % n)
             hidden.append('size_t %s_len' % n)
-            locals_.append('char **c_%s = ff_argv_in(%s, %s_len);' % (n, n, n))
+            count = _flen(p, fparams)
+            locals_.append('char **c_%s = %s;' % (n, 'ff_strings_in(%s, %s_len, %s)' % (n, n, count) if count
+                                                  else 'ff_argv_in(%s, %s_len)' % (n, n)))
             args.append('c_%s' % n)
             cleanup.append('ff_argv_free(c_%s);' % n)
             continue

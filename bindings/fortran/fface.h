@@ -49,6 +49,9 @@ void ff_str_out(const char *c, char *f, size_t len);
 /* A NULL-terminated C argv from a Fortran array of strings of length len ended by a blank
  * one (NULL, C's MPI_ARGV_NULL, for mpif.h's MPI_ARGV_NULL); free it with ff_argv_free. */
 char **ff_argv_in(const char *f, size_t len);
+/* The n strings of a Fortran CHARACTER*(len) array as a C array of n + 1 (NULL-ended; free it
+ * with ff_argv_free; n < 0 counts as 0). */
+char **ff_strings_in(const char *f, size_t len, MPI_Fint n);
 void ff_argv_free(char **argv);
 /* LOGICAL arrays to int arrays and back (n elements); the caller frees the copy. */
 int *ff_logicals_in(const MPI_Fint *f, MPI_Fint n);

@@ -52,6 +52,15 @@ char **ff_argv_in(const char *f, size_t len)
     return argv;
 }
 
+char **ff_strings_in(const char *f, size_t len, MPI_Fint n)
+{
+    size_t count = n > 0 ? (size_t)n : 0;
+    char **strs = calloc(count + 1, sizeof *strs);
+    for (size_t i = 0; strs && i < count; i++)
+        strs[i] = ff_str_in(f + i * len, len);
+    return strs;
+}
+
 void ff_argv_free(char **argv)
 {
     for (size_t i = 0; argv && argv[i]; i++)

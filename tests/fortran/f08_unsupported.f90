@@ -63,7 +63,7 @@ program f08_unsupported
   type(MPI_Request) :: req
   type(MPI_Info) :: infos(2)
   integer :: ierr, errcodes(2), maxprocs(2)
-  character(len=8) :: args(2), cmds(3), argvs(2, 2)
+  character(len=8) :: args(2), cmds(2), argvs(2, 2)
   integer(kind=MPI_ADDRESS_KIND) :: extra = 0
 
   call MPI_Init()
@@ -77,8 +77,8 @@ program f08_unsupported
                       MPI_ERRCODES_IGNORE, ierr)
   call expect(ierr, 'MPI_Comm_spawn:', 2)
 
-  ! (a blank command after the two: the Fortran face reads them up to a blank one, as argv)
-  cmds = [character(len=8) :: './a', './b', ' ']
+  ! exactly count commands, none blank: the face reads count of them, not up to a blank one
+  cmds = [character(len=8) :: './a', './b']
   argvs = ' '
   argvs(1, 1) = '-x'
   maxprocs = [1, 1]
