@@ -27,15 +27,16 @@ launch() {
     echo "$out" | grep -qx "libmpichfort: $LIBDIR/libmpichfort.so.12" ||
         fail "$style under $1 did not run on Switchyard's libmpichfort.so.12: $out"
 }
-# run STYLE N LAUNCHER...: the program of STYLE on N ranks; checks every rank's ring and sum.
-run() {
-    style=$1 n=$2
-    shift 2
-    launch "$style" "$TMP/ring_$style" "$n" "$@"
+# each_rank NAME PROGRAM N TEMPLATE LAUNCHER...: PROGRAM on N ranks (launch); every rank r must
+# have printed TEMPLATE with @r, @n, @p (r's left neighbour) and @s (n(n+1)/2) filled in.
+each_rank() {
+    name=$1 prog=$2 n=$3 template=$4
+    shift 4
+    launch "$name" "$prog" "$n" "$@"
     r=0
     while [ $r -lt "$n" ]; do
-        echo "$out" | grep -qx "$style rank $r of $n: from $(( (r + n - 1) % n )) sum $(( n * (n + 1) / 2 ))" ||
-            fail "$style under $1: rank $r's ring or allreduce is wrong: $out"
+        line=$(echo "$template" | sed "s/@r/$r/g; s/@n/$n/g; s/@p/$(( (r + n - 1) % n ))/g; s/@s/$(( n * (n + 1) / 2 ))/g")
+        echo "$out" | grep -qx "$line" || fail "$name under $1: rank $r did not print '$line': $out"
         r=$((r + 1))
     done
 }
@@ -56,37 +57,19 @@ missing=$(comm -23 "$TMP/ref" "$TMP/ours" | grep -v -x -f tests/sh/mpich_fortran
 [ -z "$missing" ] || fail "symbols of MPICH's libmpichfort.so.12 Switchyard does not define: $missing"
 for style in f77 usempi f08; do
     build "ring_$style"
-    run "$style" 3 "$BUILD/bin/mpiexec"
-    run "$style" 2 "$HYDRA"
+    # the ring's token and the allreduce's sum
+    each_rank "$style" "$TMP/ring_$style" 3 "$style rank @r of @n: from @p sum @s" "$BUILD/bin/mpiexec"
+    each_rank "$style" "$TMP/ring_$style" 2 "$style rank @r of @n: from @p sum @s" "$HYDRA"
 done
 # large: every rank checks what it received (send/recv, get_count, type_size, bcast, allgatherv,
 # alltoallv, allreduce with MPI_IN_PLACE) and prints its line only if all was right.
 build large_f08
 nm -u "$TMP/large_f08" | grep -q 'mpi_alltoallv_f08ts_large_' ||
     fail "large_f08 does not call MPICH's large-count entry points: $(nm -u "$TMP/large_f08")"
-for launcher in "3 $BUILD/bin/mpiexec" "2 $HYDRA"; do
-    set -- $launcher
-    n=$1
-    shift
-    launch large "$TMP/large_f08" "$n" "$@"
-    r=0
-    while [ $r -lt "$n" ]; do
-        echo "$out" | grep -qx "large rank $r of $n: checked sum $(( n * (n + 1) / 2 ))" ||
-            fail "large under $1: rank $r's checks failed: $out"
-        r=$((r + 1))
-    done
-done
+each_rank large "$TMP/large_f08" 3 "large rank @r of @n: checked sum @s" "$BUILD/bin/mpiexec"
+each_rank large "$TMP/large_f08" 2 "large rank @r of @n: checked sum @s" "$HYDRA"
 # modules: every rank checks what MPICH's modules' procedures gave it.
 build modules_f08
-for launcher in "3 $BUILD/bin/mpiexec" "2 $HYDRA"; do
-    set -- $launcher
-    n=$1
-    shift
-    launch modules "$TMP/modules_f08" "$n" "$@"
-    r=0
-    while [ $r -lt "$n" ]; do
-        echo "$out" | grep -qx "modules rank $r of $n: checked" || fail "modules under $1: rank $r's checks failed: $out"
-        r=$((r + 1))
-    done
-done
+each_rank modules "$TMP/modules_f08" 3 "modules rank @r of @n: checked" "$BUILD/bin/mpiexec"
+each_rank modules "$TMP/modules_f08" 2 "modules rank @r of @n: checked" "$HYDRA"
 echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts, MPICH's modules) ran on Switchyard; no symbol missing"
