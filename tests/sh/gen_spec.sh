@@ -4,8 +4,8 @@
 . tests/sh/lib.sh
 # refused FILE PY-EXPRESSION WANT: edit FILE of a copy of the spec with PY-EXPRESSION (recs: its
 # records; r, p: MPI_Send's record and its params by name in pt2pt.json; c: the constants by
-# name; k: the kinds by name; h: the handle classes by name), generate, and expect failure with
-# WANT in the message
+# name; k: the kinds by name; h: the handle classes by name; t: the callback types by name),
+# generate, and expect failure with WANT in the message
 refused() {
     rm -rf "$TMP/spec" && cp -a spec "$TMP/spec"
     python3 - "$TMP/spec/$1" "$2" <<'EOF' || fail "could not edit the spec copy: $2"
@@ -19,6 +19,8 @@ elif path.endswith('kinds.json'):
     k = recs
 elif path.endswith('handles.json'):
     h = recs
+elif path.endswith('callbacks.json'):
+    t = {x['name']: x for x in recs['callback_types']}
 else:
     c = {x['name']: x for x in recs}
 exec(edit)
@@ -32,6 +34,7 @@ bad() { refused procedures/pt2pt.json "$@"; }
 bad_const() { refused constants.json "$@"; }
 bad_kind() { refused kinds.json "$@"; }
 bad_handle() { refused handles.json "$@"; }
+bad_callback() { refused callbacks.json "$@"; }
 bad "p['dest']['acepts'] = ['MPI_PROC_NULL']" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest' has unknown field 'acepts'"
 bad "r['colective'] = True" "spec error: procedures/pt2pt.json: MPI_Send: unknown field 'colective'"
@@ -99,6 +102,10 @@ bad_const "c['MPI_IN_PLACE']['fortran_common']['place'] = 1" \
 bad_const "c['MPI_COUNT_KIND']['mpif_first'] = 'first'" "spec error: constants.json: MPI_COUNT_KIND: mpif_first 'first' is no number"
 bad_const "c['MPI_T_ENUM_NULL']['fortran'] = 'no'" "spec error: constants.json: MPI_T_ENUM_NULL: fortran is true or false, not 'no'"
 bad_handle "h['datatype']['f2c'] = 'Ty pe'" "spec error: handles.json: datatype: f2c 'Ty pe' is no C name stem"
+bad_callback "t['MPI_Comm_errhandler_function']['uncaled'] = 'x'" \
+    "spec error: callbacks.json: MPI_Comm_errhandler_function: unknown field 'uncaled'"
+bad_callback "t['MPI_Grequest_query_function']['uncalled'] = ' '" \
+    "spec error: callbacks.json: MPI_Grequest_query_function: uncalled must say why, as a non-empty string"
 bad_const "c['MPI_VERSION']['mpich_value_unused'] = True" \
     "spec error: constants.json: MPI_VERSION: mpich_value_unused is the reason"
 bad_const "c['MPI_ABI_VERSION']['mpich_value_unused'] = 'x'; c['MPI_ABI_VERSION']['abi'] = None; c['MPI_ABI_VERSION']['in_standard_abi'] = False" \
