@@ -23,37 +23,32 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     pe = &shm_g.peer[p];
     if (pe->dead)
         return RT_ERR_PROC_ABORTED;
-    if (n <= SHM_SHORT_MAX && h->flags == 0 && h->sreq == 0) { /* one cache line carries it all */
-        r = shm_ring_reserve(&pe->out, SHM_LINE, SHM_SHORT);
-        if (!r) {
-            shm_work_add(p);
-            return RT_TP_AGAIN;
-        }
-        r->s.ctx = h->ctx;
-        r->s.src = h->src;
-        r->s.tag = h->tag;
-        r->s.len = (uint32_t)n;
-        if (n && data)
-            memcpy(r->s.data, data, n);
-        else if (n)
-            shm_g.env->pack(sreq, 0, n, r->s.data);
-        shm_ring_commit(&pe->out);
-        shm_ring_wake_owner(&pe->out, pe->slot);
-        return 0;
-    }
     if (n <= SHM_EAGER_MAX) {
-        r = shm_ring_reserve(&pe->out, shm_rec_bytes(n), SHM_EAGER);
+        /* up to SHM_SHORT_MAX bytes with a bare envelope: one cache line carries it all */
+        int one_line = n <= SHM_SHORT_MAX && h->flags == 0 && h->sreq == 0;
+        void *payload;
+
+        r = shm_ring_reserve(&pe->out, one_line ? SHM_LINE : shm_rec_bytes(n), one_line ? SHM_SHORT : SHM_EAGER);
         if (!r) {
             shm_work_add(p); /* progress() watches for room */
             return RT_TP_AGAIN;
         }
-        r->a = n;
-        r->b = 0;
-        r->h = *h;
+        if (one_line) {
+            r->s.ctx = h->ctx;
+            r->s.src = h->src;
+            r->s.tag = h->tag;
+            r->s.len = (uint32_t)n;
+            payload = r->s.data;
+        } else {
+            r->a = n;
+            r->b = 0;
+            r->h = *h;
+            payload = r + 1;
+        }
         if (n && data)
-            memcpy(r + 1, data, n);
+            memcpy(payload, data, n);
         else if (n)
-            shm_g.env->pack(sreq, 0, n, r + 1);
+            shm_g.env->pack(sreq, 0, n, payload);
         shm_ring_commit(&pe->out);
         shm_ring_wake_owner(&pe->out, pe->slot);
         return 0;
