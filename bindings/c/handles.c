@@ -258,6 +258,24 @@ FACE_API void MPIR_Attr_next_kind(int kind)
     rt_attr_next_kind(kind);
 }
 
+/* For libmpichfort (an exported extra): procedure `name` (MPICH's, e.g. "MPIX_Comm_revoke"),
+ * which Switchyard does not implement, was called on comm. Raises MPI_ERR_UNSUPPORTED_OPERATION
+ * on comm's error handler with the message "<name>: not implemented by Switchyard yet" (an
+ * invalid comm: MPI_ERR_COMM, as any entry point), as the runtime does for its own unimplemented
+ * procedures: no error code of the program's is made (MPI_LASTUSEDCODE stays). Returns the
+ * error code (if the handler returns). */
+FACE_API int MPIR_Err_unsupported(MPI_Comm comm, const char *name)
+{
+    const int locked = rt_enter();
+    rt_comm *c = NULL;
+    int rc = rt_require_init(name);
+
+    if (!rc && !(rc = cf_comm_in(NULL, name, "comm", comm, 0, &c)))
+        rc = rt__unsupported((rt_obj *)c, name);
+    rt_leave(locked);
+    return cf_error_code_out(rc);
+}
+
 static intptr_t handle_value(const rt_obj *o, int cls)
 {
     return cf_encode(o, cls);

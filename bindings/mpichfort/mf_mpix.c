@@ -1,25 +1,12 @@
 /* mf_mpix.c — MPICH's MPIX procedures in Fortran (mpif.h's four manglings, PMPIX_ twins, f08):
  * the GPU queries call the C face's; the ULFM ones, which Switchyard lacks, raise an error. */
-#include <stdio.h>
-
 #include "face_support.h"
 #include "mf_support.h"
 
-/* Raises MPI_ERR_UNSUPPORTED_OPERATION on comm through its error handler, with a code of that
- * class whose message names procedure name (one code per procedure, made at its first call).
- * Returns the code (if the handler returns). */
-static int mf_unsupported(MPI_Fint *comm, int *code, const char *name)
-{
-    char msg[128];
-    if (!*code) {
-        if (MPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, code) != MPI_SUCCESS)
-            return MPI_ERR_UNSUPPORTED_OPERATION;
-        snprintf(msg, sizeof msg, "%s: not implemented by Switchyard yet", name);
-        MPI_Add_error_string(*code, msg);
-    }
-    MPI_Comm_call_errhandler(MPI_Comm_f2c(*comm), *code);
-    return *code;
-}
+/* libmpi's extra (bindings/c/handles.c): raises MPI_ERR_UNSUPPORTED_OPERATION on comm's error
+ * handler, its message naming procedure name, without making an error code (MPI_LASTUSEDCODE
+ * stays); returns the error code. */
+int MPIR_Err_unsupported(MPI_Comm comm, const char *name);
 
 /* The four mpif.h manglings (NAME, name, name_, name__) and the PMPIX ones of one procedure,
  * all aliases of its definition FN. */
@@ -38,8 +25,7 @@ static int mf_unsupported(MPI_Fint *comm, int *code, const char *name)
 #define MF_ULFM(NAME, UP, PUP, low, plow, twin, ...)                                                    \
     static void mf_##low(MPI_Fint *comm, __VA_ARGS__ MPI_Fint *ierr)                             \
     {                                                                                            \
-        static int code;                                                                         \
-        int err = mf_unsupported(comm, &code, NAME);                                             \
+        int err = MPIR_Err_unsupported(MPI_Comm_f2c(*comm), NAME);                               \
         if (ierr)                                                                                \
             *ierr = err;                                                                         \
     }                                                                                            \

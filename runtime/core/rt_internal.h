@@ -410,9 +410,6 @@ _Noreturn void rt__abort_job(int status);
 _Noreturn void rt__fatal(const char *msg);
 /* errors.c: rt__fatal for an error code; a peer failure is reported to the launcher as one. */
 _Noreturn void rt__fatal_code(int code, const char *msg);
-/* Raises RT_ERR_UNSUPPORTED_OPERATION "<fn> is not implemented by Switchyard yet" on obj
- * (declared again by the generated rt_stubs.c). Returns the error code. */
-int rt__unsupported(rt_obj *obj, const char *fn);
 /* Raises RT_ERR_ARG "invalid argument '<arg>': NULL pointer" on obj for procedure fn. */
 int rt__null_arg(rt_obj *obj, const char *fn, const char *arg);
 /* The recorded message of instance code `code`, or NULL if it was recycled or never was. */

@@ -191,6 +191,10 @@ int rt_state(void);
  * not return) and returns the error code to hand back to the user. */
 int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Raises RT_ERR_UNSUPPORTED_OPERATION on obj (as rt_raise): "<fn>: not implemented by Switchyard
+ * yet" (errors.c; declared again by the generated rt_stubs.c; also a face's for the procedures
+ * it offers that the runtime has not, such as MPIR_Err_unsupported's). Returns the error code. */
+int rt__unsupported(rt_obj *obj, const char *fn);
 
 /* Checks that MPI is initialized and not finalized; otherwise a fatal error naming fn. The
  * test is inline (every entry point makes it); the error is rt__require_init_failed's. */

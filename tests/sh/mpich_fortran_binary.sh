@@ -4,7 +4,8 @@
 # and large_f08.f90, whose INTEGER(KIND=MPI_COUNT_KIND) counts make MPICH's module call its
 # large-count entry points (mpi_send_f08ts_large_...: all 120 of MPICH 4.0.2's are Switchyard's);
 # modules_f08.f90, which calls into MPICH's modules (MPI_Sizeof, c2f/f2c, status conversions,
-# MPI_COMM_DUP_FN..., MPIX_Delete_error_*); and every symbol MPICH's libmpichfort.so.12 exports
+# MPI_COMM_DUP_FN..., MPIX_Delete_error_*, the ULFM stand-ins: their error, and MPI_LASTUSEDCODE
+# kept); and every symbol MPICH's libmpichfort.so.12 exports
 # is one of Switchyard's (all 528 of its mpi_*_f08* and mpix_*_f08* entry points among them).
 # MPICH's own libmpichfort.so.12 (installed here) would also run them over Switchyard's libmpi:
 # the programs print which one the process mapped, and that must be build/lib's.

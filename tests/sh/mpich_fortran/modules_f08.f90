@@ -1,6 +1,6 @@
 ! modules_f08.f90 — `use mpi_f08` program for tests/sh/mpich_fortran_binary.sh calling into
 ! MPICH's modules: MPI_Sizeof, handle ==, /=, c2f/f2c, status conversions, predefined callbacks,
-! MPIX_Delete_error_*.
+! MPIX_Delete_error_*, MPICH's ULFM procedures (unsupported: their error, MPI_LASTUSEDCODE kept).
 program modules_f08
   use mpi_f08
   implicit none
@@ -11,9 +11,10 @@ program modules_f08
   complex(8) :: zx(2)
   logical :: lv(4), flag
   character(len=5) :: ch
-  integer(kind=MPI_ADDRESS_KIND) :: val
+  integer(kind=MPI_ADDRESS_KIND) :: val, lastused
   type(MPI_Status) :: st, st2
-  type(MPI_Comm) :: dup
+  type(MPI_Comm) :: dup, shrunk
+  type(MPI_Group) :: acked
   character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: ver
   character(len=MPI_MAX_ERROR_STRING) :: msg
   call MPI_Init()
@@ -66,12 +67,30 @@ program modules_f08
   call MPI_Comm_delete_attr(MPI_COMM_WORLD, keynull)
   call MPI_Comm_free_keyval(keydup)
   call MPI_Comm_free_keyval(keynull)
+  ! MPICH's ULFM procedures, which Switchyard lacks: each raises MPI_ERR_UNSUPPORTED_OPERATION on
+  ! the communicator it is given (a duplicate that returns errors: MPI_COMM_WORLD's handler is
+  ! still MPI_ERRORS_ARE_FATAL), with a message naming it, and makes no error code of the
+  ! program's (MPI_LASTUSEDCODE stays as it was).
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, lastused, flag)
+  if (.not. flag) call fail('MPI_LASTUSEDCODE')
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN)
+  call MPIX_Comm_revoke(dup, ierr)
+  call unsupported(ierr, 'MPIX_Comm_revoke')
+  call MPIX_Comm_shrink(dup, shrunk, ierr)
+  call unsupported(ierr, 'MPIX_Comm_shrink')
+  call MPIX_Comm_agree(dup, flag, ierr)
+  call unsupported(ierr, 'MPIX_Comm_agree')
+  call MPIX_Comm_failure_ack(dup, ierr)
+  call unsupported(ierr, 'MPIX_Comm_failure_ack')
+  call MPIX_Comm_failure_get_acked(dup, acked, ierr)
+  call unsupported(ierr, 'MPIX_Comm_failure_get_acked')
+  call MPIX_Comm_revoke(dup, ierr)
+  call unsupported(ierr, 'MPIX_Comm_revoke')
+  call MPI_Comm_free(dup)
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, val, flag)
+  if (.not. flag .or. val /= lastused) call fail('MPI_LASTUSEDCODE changed by the ULFM procedures')
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
-  call MPIX_Comm_revoke(MPI_COMM_WORLD, ierr)
-  call MPI_Error_class(ierr, cls)
-  if (cls /= MPI_ERR_UNSUPPORTED_OPERATION) call fail('MPIX_Comm_revoke error class')
-  call MPI_Error_string(ierr, msg, vlen)
-  if (index(msg(1:vlen), 'MPIX_Comm_revoke') == 0) call fail('MPIX_Comm_revoke message: ' // msg(1:vlen))
   ! MPICH 4.0's MPIX_Delete_error_* (MPI-4.1's MPI_Remove_error_*): a string, a code and a class
   ! of the program's removed; then the class is gone, a second removal fails.
   call MPI_Add_error_class(cls)
@@ -91,6 +110,16 @@ program modules_f08
   print '(a,i0,a,i0,a)', 'modules rank ', rank, ' of ', nprocs, ': checked'
   call MPI_Finalize()
 contains
+  ! unsupported(ierr, name): ierr is of class MPI_ERR_UNSUPPORTED_OPERATION, its message names name.
+  subroutine unsupported(ierr, name)
+    integer, intent(in) :: ierr
+    character(len=*), intent(in) :: name
+    integer :: c, n
+    call MPI_Error_class(ierr, c)
+    if (c /= MPI_ERR_UNSUPPORTED_OPERATION) call fail(name // ' error class')
+    call MPI_Error_string(ierr, msg, n)
+    if (index(msg(1:n), name) == 0) call fail(name // ' message: ' // msg(1:n))
+  end subroutine unsupported
   subroutine fail(what)
     character(len=*), intent(in) :: what
     print '(a,i0,a,a)', 'modules rank ', rank, ' FAILED: ', what
