@@ -57,9 +57,9 @@ def f08_callback(cbtype):
     as is (not a file: converted), or an address it takes by value (TYPE(C_PTR), VALUE), so
     the C call suits the Fortran procedure (error handlers, MPI_User_function); and any type the
     spec says the runtime never calls (uncalled: generalized requests, data representations,
-    file error handlers), whose procedures the Fortran face hands on as they are. The
-    large-count callbacks (MPI_Count lengths) go with the _c procedures, which the module does
-    not offer."""
+    file error handlers), whose procedures the Fortran face hands on as they are. A large-count
+    callback (large_callback: MPI_User_function_c) is the same, its MPI_Count length an
+    INTEGER(KIND=MPI_COUNT_KIND) by reference."""
     if cbtype is None:
         return False
     if cbtype.uncalled:
@@ -68,8 +68,8 @@ def f08_callback(cbtype):
         return True
     args = [q for q in cbtype.params if q.kind.cls != 'varargs']
     return cbtype.ret == 'NOTHING' and bool(args) and all(_by_value_ptr(q) or q.pointer and (
-        q.kind.cls in ('int', 'count') and q.kind.c == 'int' or q.kind.cls == 'handle' and q.kind.handle != 'file')
-        for q in args)
+        q.kind.cls in ('int', 'count') and (q.kind.c == 'int' or LARGE_FORTRAN.get(q.kind.c) == q.kind.fortran)
+        or q.kind.cls == 'handle' and q.kind.handle != 'file') for q in args)
 
 
 def _by_value_ptr(q):
@@ -136,7 +136,32 @@ def _variable_ref(p):
 
 
 def _callbacks(spec):
-    return {c.name: c for c in spec.callbacks}
+    """Callback types by name: callbacks.json's, and the large-count form of each of its
+    large_count ones (large_callback)."""
+    out = {c.name: c for c in spec.callbacks}
+    out.update({l.name: l for l in (large_callback(c) for c in spec.callbacks if c.large_count)})
+    return out
+
+
+def large_callback(cb):
+    """The large-count form of callback type cb (large_count in callbacks.json): named as the C
+    binding names it (MPI_User_function_c, as cdecl.c_base), its large-count kinds widened as in
+    large_form (INTEGER(KIND=MPI_COUNT_KIND) in f08)."""
+    return dataclasses.replace(cb, name=cb.name + '_c', params=[_widened(q) for q in cb.params],
+                               large_count=False)
+
+
+def _widened(p):
+    """Parameter p with its large-count kind (poly, c_large) as the _c form has it: the C type
+    of the _c call, the Fortran type of that C type (LARGE_FORTRAN); a procedure of a
+    large-count callback type (POLYFUNCTION) of that type's large form."""
+    k = p.kind
+    if k.cls == 'function' and k.poly:
+        # the kind stays: the C binding's type of the _c call is this func_type, as the plain one
+        return dataclasses.replace(p, func_type=p.func_type + '_c', large_only=False)
+    if k.poly and k.c_large:
+        k = dataclasses.replace(k, c=k.c_large, c_large=None, fortran=LARGE_FORTRAN[k.c_large])
+    return dataclasses.replace(p, kind=k, large_only=False)
 
 
 def callback_interfaces(spec, types, procs):
@@ -298,18 +323,17 @@ LARGE_FORTRAN = {'MPI_Count': 'INTEGER(KIND=MPI_COUNT_KIND)', 'MPI_Aint': 'INTEG
 def large_form(proc):
     """proc's _c procedure as a procedure of its own (named MPI_X_c): its large-count kinds
     widened to their C type in the _c call (INTEGER(KIND=MPI_COUNT_KIND) or MPI_ADDRESS_KIND in
-    Fortran), its large-only parameters kept; None if it takes a procedure (the large-count
-    callbacks have no f08 interface) or an address other than one it stores (_address_out),
-    which its wrapper does not convert. A string (MPI_Pack_external_c's datarep) comes as a CFI
-    descriptor, as in the small form."""
+    Fortran), a procedure of a large-count callback type of that type's large form
+    (large_callback: PROCEDURE(MPI_User_function_c)), its large-only parameters kept; None if
+    it takes an address other than one it stores (_address_out), which its wrapper does not
+    convert. A string (MPI_Pack_external_c's datarep) comes as a CFI descriptor, as in the
+    small form."""
     params = []
     for p in proc.c_params(True):
         k = p.kind
-        if k.cls == 'function' or k.cls not in F08_CLASSES or k.cls == 'c_pointer' and not _address_out(p):
+        if k.cls not in F08_CLASSES or k.cls == 'c_pointer' and not _address_out(p):
             return None
-        if k.poly and k.c_large:
-            k = dataclasses.replace(k, c=k.c_large, c_large=None, fortran=LARGE_FORTRAN[k.c_large])
-        params.append(dataclasses.replace(p, kind=k, large_only=False))
+        params.append(_widened(p))
     return dataclasses.replace(proc, name=proc.name + '_c', params=params, large_count=False)
 
 
@@ -366,18 +390,50 @@ def _large_procedure(small, large, spec, types):
     return d
 
 
-def large_procedures(spec, offered):
-    """(template data of the large-count procedures the module offers, names of the _c procedures
-    left out as no generic could tell them from their small form, names of those not converted).
-    offered: the names of the procedures the module offers."""
+def _own_name(small, large):
+    """Whether the f08 binding offers large (small's large_form) as a procedure of its own, MPI_X_c,
+    rather than as a specific of generic MPI_X: it takes a procedure of another interface
+    (MPI_Op_create_c's MPI_User_function_c), and a generic cannot tell dummy procedures apart by
+    their interfaces."""
+    ours = {p.name: p.func_type for p in f08_params(small) if p.kind.cls == 'function'}
+    return any(p.kind.cls == 'function' and ours.get(p.name) != p.func_type for p in f08_params(large))
+
+
+def _named_large_procedure(large, spec, types):
+    """Template data for MPI_X_c offered under its own name (_own_name): a procedure taking
+    procedures as the small ones do (MPI_X_c_f08 passing their C_FUNLOC to the C wrapper
+    MPI_X_c_f08), the wrapper converting as a large-count specific's and calling MPI_X_c."""
+    d = _large_procedure(large, large, spec, types)
+    plain = _procedure(large, spec, types, {'params': d['cparams']})
+    d.update({k: plain[k] for k in ('generic', 'specific', 'symbol')})
+    return d
+
+
+def _large_supported(large, spec):
+    """Whether the module can offer large (a large_form): every procedure it takes is of a
+    callback type f08_callback accepts (the large-count ones included)."""
+    cbs = _callbacks(spec)
+    return all(f08_callback(cbs.get(p.func_type)) for p in f08_params(large) if p.kind.cls == 'function')
+
+
+def large_procedures(spec, offered, named=None):
+    """(template data of the large-count procedures the module offers as specifics of generics,
+    names of the _c procedures left out as no generic could tell them from their small form,
+    names of those not converted). offered: the names of the procedures the module offers.
+    named: a list that gets (large_form, template data) of those it offers under their own name
+    (_own_name: MPI_Op_create_c)."""
     types = handle_types(spec)
     out, ambiguous, unconverted = [], [], []
     for proc in spec.procedures:
         if not proc.large_count or not f08_expected(proc):
             continue
         large = large_form(proc)
-        if proc.name not in offered or large is None or proc.ret != 'ERROR_CODE':
+        if proc.name not in offered or large is None or proc.ret != 'ERROR_CODE' or \
+                not _large_supported(large, spec):
             unconverted.append(proc.name + '_c')
+        elif _own_name(proc, large):
+            if named is not None:
+                named.append((large, _named_large_procedure(large, spec, types)))
         elif not distinguishable(proc, large, spec):
             ambiguous.append(proc.name + '_c')
         else:
@@ -400,14 +456,15 @@ def emit(spec):
     procs = [d for _, d in offered_procedures(spec)]
     consts, commons = module_constants(spec, types)
     offered = [p for p in spec.procedures if p.name in {q['name'] for q in procs}]
-    large, ambiguous, unconverted = large_procedures(spec, {p.name for p in offered})
-    procs += large
+    named = []
+    large, ambiguous, unconverted = large_procedures(spec, {p.name for p in offered}, named)
+    procs += large + [d for _, d in named]
     return {
         'fortran/mpi_f08.f90': render('mpi_f08.f90.j2', 'f', types=sorted(set(types.values())), consts=consts,
                                       commons=commons, procs=procs, status_hidden=STATUS_HIDDEN,
                                       ambiguous=[l.rstrip(' &').rstrip() for l in _wrap(ambiguous, 90)],
                                       unconverted=[l.rstrip(' &').rstrip() for l in _wrap(unconverted, 90)],
                                       generics=emit_fortran.generics(spec, True),
-                                      callbacks=callback_interfaces(spec, types, offered)),
+                                      callbacks=callback_interfaces(spec, types, offered + [l for l, _ in named])),
         'fortran/f08.c': render('fortran_f08.c.j2', procs=procs),
     }

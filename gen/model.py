@@ -563,10 +563,16 @@ def load(spec_dir):
         uncalled = r.get('uncalled')
         if uncalled is not None and not (isinstance(uncalled, str) and uncalled.strip()):
             raise SpecError('%s: uncalled must say why, as a non-empty string' % where)
-        callbacks.append(CallbackType(name=r['name'], params=_params(r['params'], kinds, where), ret=r['return'],
-                                      large_count=r.get('large_count', False),
+        params = _params(r['params'], kinds, where)
+        # large_count: the type has a large-count form MPI_X_c (the faces and mpi_f08 derive it
+        # from the large-count kinds), so it must have some
+        large = r.get('large_count', False)
+        if large != any(q.kind.poly for q in params):
+            raise SpecError('%s: large_count = %r disagrees with its parameter kinds' % (where, large))
+        callbacks.append(CallbackType(name=r['name'], params=params, ret=r['return'], large_count=large,
                                       in_standard_abi=r.get('in_standard_abi', True), uncalled=uncalled))
     cbnames = {c.name for c in callbacks}
+    large_cbs = {c.name for c in callbacks if c.large_count}
     predefined = cb['predefined_callbacks']
     for p in predefined:
         if p['type'] not in cbnames:
@@ -575,6 +581,11 @@ def load(spec_dir):
         for q in p.params:
             if q.kind.cls == 'function' and q.func_type and q.func_type not in cbnames:
                 raise SpecError('%s: parameter %s has unknown callback type %s' % (p.name, q.name, q.func_type))
+            # a large-count procedure parameter (POLYFUNCTION) takes the type's MPI_X_c form in the
+            # _c procedure (MPI_Op_create_c's MPI_User_function_c): the type must have one
+            if q.kind.cls == 'function' and q.kind.poly and q.func_type not in large_cbs:
+                raise SpecError('%s: parameter %s is of large-count kind %s but its callback type %s has no '
+                                'large-count form (large_count)' % (p.name, q.name, q.kind.name, q.func_type))
 
     constants = []
     seen = set()

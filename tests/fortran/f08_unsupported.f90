@@ -1,5 +1,6 @@
-! f08_unsupported.f90 — `use mpi_f08`'s MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Grequest_start
-! and MPI_Register_datarep (and their callback interfaces) with valid arguments: each reaches the
+! f08_unsupported.f90 — `use mpi_f08`'s MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Grequest_start,
+! MPI_Register_datarep and MPI_Register_datarep_c (and their callback interfaces, the large-count
+! MPI_Datarep_conversion_function_c for the last) with valid arguments: each reaches the
 ! runtime, which does not implement it, so ierror is of class MPI_ERR_UNSUPPORTED_OPERATION and
 ! its message names the procedure. No callback runs.
 module f08_unsup_fns
@@ -43,6 +44,18 @@ contains
     if (datatype == MPI_INTEGER .and. count + position + extra_state > 0) ncalls = ncalls + 1
     ierror = MPI_SUCCESS
   end subroutine conversion_fn
+
+  subroutine conversion_fn_c(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    type(C_PTR), value :: userbuf, filebuf
+    type(MPI_Datatype) :: datatype
+    integer(kind=MPI_COUNT_KIND) :: count
+    integer(kind=MPI_OFFSET_KIND) :: position
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    ncalls = ncalls + 1
+    if (datatype == MPI_INTEGER .and. count + position + extra_state > 0) ncalls = ncalls + 1
+    ierror = MPI_SUCCESS
+  end subroutine conversion_fn_c
 
   subroutine extent_fn(datatype, extent, extra_state, ierror)
     type(MPI_Datatype) :: datatype
@@ -94,6 +107,9 @@ program f08_unsupported
   call MPI_Register_datarep('f08_unsupported_null', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, &
                             extent_fn, extra, ierr)
   call expect(ierr, 'MPI_Register_datarep', 6)
+  call MPI_Register_datarep_c('f08_unsupported_c', conversion_fn_c, conversion_fn_c, extent_fn, extra, ierr)
+  ! the runtime names the procedure both forms share (the C face's MPI_Register_datarep_c too)
+  call expect(ierr, 'MPI_Register_datarep', 7)
 
   if (ncalls /= 0) stop 99
   call MPI_Finalize()

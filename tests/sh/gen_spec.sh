@@ -106,6 +106,10 @@ bad_callback "t['MPI_Comm_errhandler_function']['uncaled'] = 'x'" \
     "spec error: callbacks.json: MPI_Comm_errhandler_function: unknown field 'uncaled'"
 bad_callback "t['MPI_Grequest_query_function']['uncalled'] = ' '" \
     "spec error: callbacks.json: MPI_Grequest_query_function: uncalled must say why, as a non-empty string"
+bad_callback "del t['MPI_User_function']['large_count']" \
+    "spec error: callbacks.json: MPI_User_function: large_count = False disagrees with its parameter kinds"
+bad_callback "t['MPI_User_function']['params'][2]['kind'] = 'DEGREE'; del t['MPI_User_function']['large_count']" \
+    "spec error: MPI_Op_create: parameter user_fn is of large-count kind POLYFUNCTION but its callback type MPI_User_function has no large-count form"
 bad_const "c['MPI_VERSION']['mpich_value_unused'] = True" \
     "spec error: constants.json: MPI_VERSION: mpich_value_unused is the reason"
 bad_const "c['MPI_ABI_VERSION']['mpich_value_unused'] = 'x'; c['MPI_ABI_VERSION']['abi'] = None; c['MPI_ABI_VERSION']['in_standard_abi'] = False" \
