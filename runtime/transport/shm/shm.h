@@ -23,6 +23,9 @@
 #endif
 #define SHM_CHUNK_MIN (8u << 10)        /* a DATA record waits for this much room */
 #define SHM_STREAM_BUDGET (1u << 20)    /* DATA bytes written to one peer per progress() */
+#define SHM_XFERS 64                    /* a sender's large sends that it may help copy, */
+#define SHM_XFER_MIN (32u << 10)        /* ... in pieces of at least this, */
+#define SHM_XFER_PIECES 8               /* ... about this many per message (measured) */
 #define SHM_POLL_BATCH 64               /* records taken from our ring per progress() */
 #define SHM_PAUSE_NS 1000L              /* wait() polls with pause this long, */
 #define SHM_SPIN_NS 20000L              /* then with sched_yield until this, then sleeps */
@@ -33,7 +36,7 @@
 #define SHM_LINE 64u                    /* cache line: records and ring data are aligned */
 #define SHM_SEP 128u                    /* head, tail, doorbell: each owns this many bytes */
 #define SHM_MAGIC 0x314d485359575331ull /* "1SWYSHM1" */
-#define SHM_VERSION 1u
+#define SHM_VERSION 2u
 
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
                "shared-memory atomics must be lock-free");
@@ -58,7 +61,27 @@ struct shm_header {
     uint64_t ring_stride;       /* ring_ctl_bytes + ring_bytes, rounded to a page */
 };
 
-/* One per node-local rank. The doorbell line is written by the peers, the rest by its owner. */
+/* A large message copied by both sides at once: the receiver, having matched the sender's
+ * RTS, publishes where the bytes go; then each side takes pieces in turn (next) and copies
+ * them, the receiver with process_vm_readv, the sender with process_vm_writev; each piece
+ * copied (or given up) counts in done. Entry i of a sender's slot belongs to its large send
+ * whose token has index i (tp_pool.h); the receiver writes it only between that RTS and
+ * its FIN, the sender only resets state before the RTS. */
+struct shm_xfer {
+    _Atomic uint32_t state;     /* SHM_XFER_OPEN once the receiver published the fields below */
+    _Atomic uint32_t redo;      /* 1 + the piece the sender took and failed to write, or 0 */
+    _Atomic uint64_t next;      /* the next piece to take */
+    _Atomic uint64_t done;      /* pieces copied or given up; the side that completes it ends */
+    uint64_t pieces, piece;     /* how many, bytes each (the last may be shorter) */
+    uint64_t n;                 /* bytes to copy */
+    uint64_t raddr;             /* the receive buffer in the receiver's memory */
+    uint64_t rtoken;            /* the receiver's token (shm_recv), for XDONE */
+};
+#define SHM_XFER_OPEN 1u
+_Static_assert(sizeof(struct shm_xfer) == SHM_LINE, "a transfer entry is one cache line");
+
+/* One per node-local rank. The doorbell line is written by the peers, the transfer entries
+ * by both sides of a large message (above), the rest by its owner. */
 struct shm_slot {
     _Atomic uint32_t bell;      /* futex word: bumped by a writer that found `sleeping` */
     _Atomic uint32_t sleeping;  /* the owner is (about to be) blocked on bell */
@@ -73,6 +96,7 @@ struct shm_slot {
     uint32_t pad_res;
     _Atomic uint64_t res_pos, res_end;
     char pad1[SHM_SEP - 40];
+    struct shm_xfer xfer[SHM_XFERS]; /* the owner's large sends, by token index */
 };
 
 /* The control block in front of each ring's data: head (consumer), tail (producers) and the
@@ -95,7 +119,7 @@ struct shm_ring_ctl {
 /* A ring record: one cache line of header, then the payload. `bytes` counts the whole
  * record (header included), a multiple of SHM_LINE. A SHORT record is one line in all: an
  * envelope whose flags and sender token are 0, and a payload of at most SHM_SHORT_MAX bytes. */
-enum { SHM_PAD = 1, SHM_EAGER, SHM_RTS, SHM_FIN, SHM_CTS, SHM_DATA, SHM_SHORT };
+enum { SHM_PAD = 1, SHM_EAGER, SHM_RTS, SHM_FIN, SHM_CTS, SHM_DATA, SHM_SHORT, SHM_XDONE };
 #define SHM_SHORT_MAX 32u
 struct shm_rec {
     _Atomic uint64_t stamp;     /* position | 1 once committed (stored last, release) */
@@ -120,7 +144,8 @@ struct shm_rec {
 /* EAGER: a = payload bytes.  RTS: a = sender's buffer address, b = sender token (the length
  * is h.len, the sender's pid is in its slot).  FIN: a = sender token, b = 0 or an error class.
  * CTS: a = sender token, b = receiver token, c = bytes wanted (> 0).  DATA: a = receiver
- * token, b = offset, c = payload bytes. */
+ * token, b = offset, c = payload bytes.  XDONE (sender to receiver): a = receiver token; the
+ * sender completed the last piece of a transfer copied by both sides (struct shm_xfer). */
 _Static_assert(sizeof(struct shm_rec) == SHM_LINE, "record header is one cache line");
 
 /* ---- process-local state ------------------------------------------------------------- */
@@ -160,11 +185,15 @@ struct shm_recv {
     struct tp_pool_ent ent;
     int peer;                   /* local index of the sender */
     uint64_t addr, len, stoken; /* from the RTS */
-    int active;                 /* recv_large chose the pipeline: DATA records expected */
+    uint64_t token;             /* ours, once recv_large was called */
+    int active;                 /* recv_large chose the pipeline (SHM_RECV_PIPE): DATA records
+                                 * expected; or both sides copy (SHM_RECV_XFER): XDONE expected */
     unsigned char *buf;
     uint64_t n, got;
     void *rreq;
+    int err;                    /* both sides copy: the error class of a piece we copied */
 };
+enum { SHM_RECV_PIPE = 1, SHM_RECV_XFER };
 
 struct shm_peer {
     int world;                  /* its world rank */
@@ -196,6 +225,9 @@ struct shm_state {
     size_t bytes;
     struct shm_slot *slot;      /* ours */
     int cma;                    /* process_vm_readv may be tried */
+    int cma_write;              /* process_vm_writev may be tried */
+    uint64_t helping;           /* bit i: our xfer entry i belongs to a large send in flight */
+    uint64_t pieces_written;    /* pieces of our large sends we wrote ourselves (tests read it) */
     int busy;                   /* inside progress() */
     int rr;                     /* the peer progress() polls first */
     struct tp_pool sends, recvs;
@@ -295,6 +327,26 @@ int shm_poll(void);
 /* rt_tp_ops.recv_large: consumes token whatever it returns. 0 when done at once (CMA copy,
  * n == 0 or buf NULL), RT_TP_PENDING (pipeline: recv_done follows), or an error class. */
 int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq);
+/* Asks m's sender for its m->n bytes through the ring (CTS) into m->buf, or m->rreq's unpack
+ * when NULL: RT_TP_PENDING (recv_done follows), or an error class (m released). */
+int shm_recv_pipe(struct shm_recv *m);
+
+/* ---- shm_xfer.c ---------------------------------------------------------------------- */
+/* Receiver, for m (announced by an RTS with a transfer entry) into the contiguous buf:
+ * publishes the entry, copies pieces until none is left to take. 0 when the whole message
+ * is in (FIN sent, m released), RT_TP_PENDING when the sender still copies (XDONE follows,
+ * or the pipeline when copying is not permitted), or an error class (m released). */
+int shm_xfer_recv(struct shm_recv *m, void *buf, uint64_t n, void *rreq);
+/* Receiver: XDONE for m: finishes it (FIN, recv_done). */
+void shm_xfer_done(struct shm_recv *m);
+/* Sender: the entry of our large send with token index i, before its RTS is committed. */
+void shm_xfer_offer(uint32_t i);
+/* Sender: the large send with token index i no longer needs its entry (FIN, CTS, failure). */
+void shm_xfer_withdraw(uint32_t i);
+/* Sender: copies pieces of the transfers receivers opened; returns how many. */
+int shm_xfer_help(void);
+/* Sender: 1 if a receiver opened a transfer with pieces left to take. */
+int shm_xfer_ready(void);
 
 /* ---- shm_cma.c ----------------------------------------------------------------------- */
 /* Allows peers to read our memory (PR_SET_PTRACER for Yama) and decides whether we try process_vm_readv
@@ -302,6 +354,12 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq);
 void shm_cma_setup(void);
 /* Copies n bytes at addr in process pid to dst. 0, or -errno. */
 int shm_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n);
+/* Copies n bytes at src to addr in process pid. 0, or -errno. */
+int shm_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n);
+/* What a copy's result means: 0 copied, 1 refused (this process may not use cross-memory
+ * attach: EPERM, ENOSYS, EACCES), else the error class (the peer is gone, or a buffer is not
+ * accessible). */
+int shm_cma_outcome(int rc);
 
 /* ---- shm_progress.c / shm_wait.c / shm_fail.c / shm_init.c ---------------------------- */
 /* rt_tp_ops.progress: polls the rings (bounded), flushes control records, advances

@@ -24,6 +24,7 @@ void shm_fail_peer(int p)
 
         if (!s->ent.used || s->peer != p)
             continue;
+        shm_xfer_withdraw(s->ent.index);
         tp_pool_put(&shm_g.sends, s);
         shm_g.env->send_done(sreq, RT_ERR_PROC_ABORTED);
     }

@@ -1,9 +1,7 @@
 /* shm_large.c — recv_large: one copy from the sender's memory with process_vm_readv and a
- * FIN back, or (CMA not permitted or disabled, or a side not contiguous) a CTS asking the
- * sender to pipeline DATA. */
+ * FIN back (by both sides at once for larger messages: shm_xfer.c), or (CMA not permitted or
+ * disabled, or a side not contiguous) a CTS asking the sender to pipeline DATA. */
 #include "shm.h"
-
-#include <errno.h>
 
 #include "rt_consts.h"
 
@@ -25,15 +23,14 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
         tp_pool_put(&shm_g.recvs, m);
         return RT_ERR_PROC_ABORTED;
     }
+    m->token = token;
     if (n > 0 && shm_g.cma && m->addr && buf) { /* else a side packs or unpacks: the pipeline */
-        rc = shm_cma_read(pe->pid, buf, m->addr, n);
-        if (rc == -EPERM || rc == -ENOSYS || rc == -EACCES)
-            shm_g.cma = 0; /* not permitted here: the pipeline from now on */
-        else if (rc == -ESRCH)
-            err = RT_ERR_PROC_ABORTED;
-        else if (rc < 0)
-            err = RT_ERR_OTHER; /* e.g. EFAULT: the sender's buffer is not readable */
-        else
+        if (n >= 2 * SHM_XFER_MIN && (uint32_t)m->stoken - 1 < SHM_XFERS)
+            return shm_xfer_recv(m, buf, n, rreq); /* the sender's token names its entry */
+        err = shm_cma_outcome(shm_cma_read(pe->pid, buf, m->addr, n));
+        if (err == 1)
+            shm_g.cma = err = 0; /* not permitted here: the pipeline from now on */
+        else if (!err)
             n = 0; /* copied: just tell the sender */
     }
     if (n == 0 || err) {
@@ -41,12 +38,19 @@ int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
         tp_pool_put(&shm_g.recvs, m);
         return err ? err : rc;
     }
-    m->active = 1;
     m->buf = buf;
     m->n = n;
-    m->got = 0;
     m->rreq = rreq;
-    rc = shm_ctl_send(p, SHM_CTS, m->stoken, token, n);
+    return shm_recv_pipe(m);
+}
+
+int shm_recv_pipe(struct shm_recv *m)
+{
+    int rc;
+
+    m->active = SHM_RECV_PIPE;
+    m->got = 0;
+    rc = shm_ctl_send(m->peer, SHM_CTS, m->stoken, m->token, m->n);
     if (rc) {
         tp_pool_put(&shm_g.recvs, m);
         return rc;

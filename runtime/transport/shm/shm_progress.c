@@ -40,6 +40,8 @@ int shm_progress(void)
     shm_g.busy = 1;
     n = shm_poll();
     n += report_gone(n);
+    if (shm_g.helping)
+        n += shm_xfer_help();
     /* Callbacks may list more peers meanwhile: they are appended and visited too. */
     for (i = 0; i < shm_g.nwork; i++) {
         struct shm_peer *pe = &shm_g.peer[shm_g.work[i]];

@@ -1,5 +1,6 @@
 /* shm_recv.c — the receiving side: hands envelopes (eager and RTS) from our inbound ring to the
- * engine in ring order, and handles the control records of large transfers (FIN, CTS, DATA). */
+ * engine in ring order, and handles the control records of large transfers (FIN, CTS, DATA,
+ * XDONE). */
 #include "shm.h"
 
 #include <string.h>
@@ -15,6 +16,7 @@ static void on_fin(int p, const struct shm_rec *r)
     if (!s || s->peer != p || s->rtoken) /* stale, or already streaming */
         return;
     shm_g.peer[p].rts_pending--;
+    shm_xfer_withdraw(s->ent.index);
     sreq = s->sreq;
     tp_pool_put(&shm_g.sends, s);
     shm_g.env->send_done(sreq, (int)r->b);
@@ -28,6 +30,7 @@ static void on_cts(int p, const struct shm_rec *r)
     if (!s || s->rtoken || s->peer != p || r->b == 0)
         return;
     shm_g.peer[p].rts_pending--;
+    shm_xfer_withdraw(s->ent.index);
     s->rtoken = r->b;
     s->want = r->c < s->len ? r->c : s->len;
     s->off = 0;
@@ -40,7 +43,7 @@ static void on_data(int p, const struct shm_rec *r)
     struct shm_recv *m = tp_pool_find(&shm_g.recvs, r->a);
     void *rreq;
 
-    if (!m || !m->active || m->peer != p || r->b > m->n || r->c > m->n - r->b ||
+    if (!m || m->active != SHM_RECV_PIPE || m->peer != p || r->b > m->n || r->c > m->n - r->b ||
         r->c > r->bytes - SHM_LINE)
         return;
     if (m->buf)
@@ -53,6 +56,15 @@ static void on_data(int p, const struct shm_rec *r)
     rreq = m->rreq;
     tp_pool_put(&shm_g.recvs, m);
     shm_g.env->recv_done(rreq, 0);
+}
+
+/* XDONE: the sender copied the last piece of a message both sides copied. */
+static void on_xdone(int p, const struct shm_rec *r)
+{
+    struct shm_recv *m = tp_pool_find(&shm_g.recvs, r->a);
+
+    if (m && m->active == SHM_RECV_XFER && m->peer == p)
+        shm_xfer_done(m);
 }
 
 /* RTS: announces a large message; 0 if out of memory (the record stays for later). The
@@ -122,6 +134,8 @@ int shm_poll(void)
             on_cts(p, r);
         } else if (r->type == SHM_DATA) {
             on_data(p, r);
+        } else if (r->type == SHM_XDONE) {
+            on_xdone(p, r);
         } else {
             in->bad = 1;
             break;

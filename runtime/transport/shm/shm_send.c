@@ -69,6 +69,8 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
     r->a = (uint64_t)(uintptr_t)data; /* 0: packed piece by piece, through the pipeline */
     r->b = token;
     r->h = *h;
+    if (data)
+        shm_xfer_offer(s->ent.index); /* before the RTS is visible */
     shm_ring_commit(&pe->out);
     pe->rts_pending++;
     pe->rts_tail = pe->out.end;

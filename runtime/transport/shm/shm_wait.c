@@ -24,6 +24,8 @@ int shm_ready(void)
         return 1;
     if (shm_g.gone_new)
         return 1; /* progress() reports it */
+    if (shm_g.helping && shm_xfer_ready())
+        return 1; /* a receiver opened a transfer of ours: we copy pieces too */
     for (i = 0; i < shm_g.nwork; i++) {
         struct shm_peer *pe = &shm_g.peer[shm_g.work[i]];
 

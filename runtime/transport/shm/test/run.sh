@@ -133,6 +133,11 @@ fallback() {
 
 quick() {
     traffic_set "" 200 $((4 << 20))
+    # Large messages are copied by both sides at once: the senders wrote some pieces.
+    if ! awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "pieces") s += $i } END { exit !(s > 0) }' "$OUT/log.traffic_2_ranks,_CMA"; then
+        echo "FAIL  traffic 2 ranks, CMA: no sender copied a piece of its large messages"
+        FAILS=$((FAILS + 1))
+    fi
     run "doorbell 2 ranks" 2 -- "$OUT/t_bell" -i 1000
     run "doorbell 8 ranks" 8 -- "$OUT/t_bell" -i 500
     run "doorbell 8 ranks on one core" 8 -- taskset -c 0 "$OUT/t_bell" -i 300

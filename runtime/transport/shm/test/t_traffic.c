@@ -385,9 +385,10 @@ int main(int argc, char **argv)
     t0 = tenv_now_ns();
     run();
     t1 = tenv_now_ns();
-    printf("[%d] traffic ok: %lld messages, %.1f MB received in %.2f s (%s)\n", T.rank, msgs_in,
-           (double)bytes_in / 1e6, (double)(t1 - t0) / 1e9,
-           shm_g.cma ? "process_vm_readv" : "pipelined through the ring");
+    printf("[%d] traffic ok: %lld messages, %.1f MB received in %.2f s (%s), %llu pieces written%s\n",
+           T.rank, msgs_in, (double)bytes_in / 1e6, (double)(t1 - t0) / 1e9,
+           shm_g.cma ? "process_vm_readv" : "pipelined through the ring",
+           (unsigned long long)shm_g.pieces_written, shm_g.cma_write ? "" : " (writing refused)");
     tenv_finalize();
     for (r = 0; r < T.size; r++)
         free(acked[r]);
