@@ -149,5 +149,6 @@ def rt_params(proc):
     return ', '.join(ps) if ps else 'void'
 
 
-def rt_prototype(proc):
-    return '%s rt_%s(%s)' % (RETURNS_WITH_RT[proc.ret], proc.short, rt_params(proc))
+def rt_prototype(proc, suffix=''):
+    """rt_<Name>'s prototype; suffix '_c': its large-count entry rt_<Name>_c (same parameters)."""
+    return '%s rt_%s%s(%s)' % (RETURNS_WITH_RT[proc.ret], proc.short, suffix, rt_params(proc))

@@ -82,7 +82,10 @@ def emit(spec):
     for p in procs:
         used = [q.name for q in p.c_params(True) if cdecl.rt_param(q)]
         eo = errobj_param(p)
-        stubs.append({'proto': cdecl.rt_prototype(p), 'name': p.name, 'used': used,
+        args = [q.name for q in p.c_params(True) if cdecl.rt_param(q)]
+        stubs.append({'proto': cdecl.rt_prototype(p), 'name': p.name, 'used': used, 'short': p.short,
+                      'large_proto': cdecl.rt_prototype(p, '_c') if p.large_count else None,
+                      'large_name': [n for n, large in p.c_variants() if large][:1], 'args': args,
                       'errobj': '(rt_obj *)%s' % eo.name if eo else 'NULL', 'ret': stub_return(p)})
     bl = builtins(spec)
     return {
@@ -90,6 +93,7 @@ def emit(spec):
                               builtins=bl, rt_class=cdecl.RT_CLASS),
         'rt_builtins.c': render('rt_builtins.c.j2', builtins=bl, rt_class=cdecl.RT_CLASS,
                                 error_classes=_error_classes(spec)),
-        'rt_procs.h': render('rt_procs.h.j2', protos=[cdecl.rt_prototype(p) for p in procs]),
+        'rt_procs.h': render('rt_procs.h.j2', protos=[cdecl.rt_prototype(p, sfx) for p in procs
+                                                      for sfx in ([''] + (['_c'] if p.large_count else []))]),
         'rt_stubs.c': render('rt_stubs.c.j2', stubs=stubs),
     }

@@ -148,7 +148,9 @@ def emit_face(spec, face, outdir):
             b = convert.body(p, large, face.prefix)
             funcs.append({'name': name, 'proc': p, 'proto': cdecl.c_prototype(p, name, large, 'P'),
                           'ret': cdecl.c_return(p), 'body': b,
-                          'rt_call': 'rt_%s(%s)' % (p.short, ', '.join(b.args)), 'before_init': p.before_init,
+                          # the _c form enters rt_<Name>_c, which names it when the runtime lacks the procedure
+                          'rt_call': 'rt_%s%s(%s)' % (p.short, '_c' if large else '', ', '.join(b.args)),
+                          'before_init': p.before_init,
                           'args': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs']})
     decode, decode_keyval, encode = builtin_values(spec, face)
     mult, shift, slots = perfect_hash([v for v, _ in decode])

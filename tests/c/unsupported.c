@@ -1,19 +1,52 @@
 /* unsupported.c — a procedure the runtime does not implement yet returns
- * MPI_ERR_UNSUPPORTED_OPERATION through the error handler, with a message naming it. */
+ * MPI_ERR_UNSUPPORTED_OPERATION through the error handler, with a message naming it (its _c
+ * form by its own name), and makes no error code: MPI_LASTUSEDCODE stays. */
 #include <mpi.h>
 #include <string.h>
 
 #include "check.h"
+
+static int extent_fn(MPI_Datatype type, MPI_Aint *extent, void *extra_state)
+{
+    (void)type;
+    (void)extra_state;
+    *extent = 4;
+    return MPI_SUCCESS;
+}
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    int *last = NULL, flag = 0;
+    CHECK_SUCCESS(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(flag && last, "MPI_LASTUSEDCODE is not set");
+    const int last0 = *last;
     /* MPI_Open_port belongs to the dynamic-process chapter, which has no issue yet. */
     char port[MPI_MAX_PORT_NAME];
     int err = MPI_Open_port(MPI_INFO_NULL, port);
     CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Open_port", "not implemented");
+
+    /* a procedure and its large-count form: each message names the one called */
+    err = MPI_Register_datarep("unsupported", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                               extent_fn, NULL);
+    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Register_datarep: not implemented");
+    err = MPI_Register_datarep_c("unsupported_c", MPI_CONVERSION_FN_NULL_C, MPI_CONVERSION_FN_NULL_C,
+                                 extent_fn, NULL);
+    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Register_datarep_c: not implemented");
+
+    int buf[4] = {1, 2, 3, 4};
+    MPI_Win win;
+    CHECK_SUCCESS(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &win));
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    err = MPI_Put(buf, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Put: not implemented");
+    err = MPI_Put_c(buf, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Put_c: not implemented");
+    CHECK_SUCCESS(MPI_Win_free(&win));
+    CHECK_SUCCESS(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK_EQ_INT(*last, last0);
     MPI_Finalize();
     return 0;
 }
