@@ -25,7 +25,7 @@
 #define SHM_STREAM_BUDGET (1u << 20)    /* DATA bytes written to one peer per progress() */
 #define SHM_XFERS 64                    /* a sender's large sends that it may help copy, */
 #define SHM_XFER_MIN (32u << 10)        /* ... in pieces of at least this, */
-#define SHM_XFER_PIECES 8               /* ... about this many per message (measured) */
+#define SHM_XFER_PIECES 2               /* ... this many per message (measured: 2, 4, 8, 16) */
 #define SHM_POLL_BATCH 64               /* records taken from our ring per progress() */
 #define SHM_PAUSE_NS 1000L              /* wait() polls with pause this long, */
 #define SHM_SPIN_NS 20000L              /* then with sched_yield until this, then sleeps */
