@@ -105,6 +105,16 @@ leftovers() {
         [ -e "$f" ] && left="$left $f"
     done
     if [ -n "$left" ]; then
+        # Another job starting on this machine holds its region for a moment only (it is
+        # unlinked once every rank attached): report what is still there a while later.
+        sleep 3
+        still=""
+        for f in $left; do
+            [ -e "$f" ] && still="$still $f"
+        done
+        left=$still
+    fi
+    if [ -n "$left" ]; then
         echo "FAIL  /dev/shm still holds:$left"
         FAILS=$((FAILS + 1))
     else
