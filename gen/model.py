@@ -255,8 +255,9 @@ class Constant:
     mpich_value_unused: Optional[str] = None
     # the value maps (VALUE_MAPS) that are no constant category and hold this constant
     value_maps: tuple = ()
-    # spec "fortran": false: C only, not in mpif.h and the Fortran modules (the tools' handles,
-    # the C callback functions MPI_X_FN_C)
+    # spec "fortran": false: C only, not in mpif.h and the Fortran modules (the tools' handles);
+    # a predefined callback of callbacks.json is in mpi_f08 all the same, as the standard's
+    # f08 binding has it (MPI_CONVERSION_FN_NULL_C, which mpif.h and `use mpi` lack)
     in_fortran: bool = True
     # a pointer-valued constant in a common block of mpif.h, as in MPICH's: {block, place (its
     # place among all the blocks' members: MPICH's layout within a block), declaration}
@@ -575,7 +576,9 @@ def load(spec_dir):
     large_cbs = {c.name for c in callbacks if c.large_count}
     predefined = cb['predefined_callbacks']
     for p in predefined:
-        if p['type'] not in cbnames:
+        # a type of callback_types, or the large-count form MPI_X_c of a large_count one (as the C
+        # binding names it: MPI_CONVERSION_FN_NULL_C's MPI_Datarep_conversion_function_c)
+        if p['type'] not in cbnames and not (p['type'].endswith('_c') and p['type'][:-2] in large_cbs):
             raise SpecError('callbacks.json: %s has unknown type %s' % (p['name'], p['type']))
     for p in procedures:
         for q in p.params:
@@ -633,6 +636,12 @@ def load(spec_dir):
         if isinstance(c.openmpi, dict) and set(c.openmpi) != {'symbol'}:
             raise SpecError('%s: openmpi must be an integer, {"symbol": name} or null' % where)
         constants.append(c)
+    by_const = {c.name: c for c in constants}
+    for p in predefined:
+        # the C binding's constant of a predefined callback is a pointer to its type
+        c = by_const.get(p['name'])
+        if c is None or c.category not in ('FUNCTIONS', 'DEPRECATED_FUNCS') or c.c_type != p['type'] + ' *':
+            raise SpecError('callbacks.json: %s is no constant (FUNCTIONS) of C type %s *' % (p['name'], p['type']))
     _check_standard_classes(constants)
     _check_handles(constants)
     _check_max_lengths(procedures, constants)

@@ -1,5 +1,5 @@
 /* f08support.c — the hand-written part of the `mpi_f08` module's C half: the error for a
- * non-contiguous choice buffer (the module does not pack them yet). */
+ * non-contiguous choice buffer (the module does not pack them yet), MPI_CONVERSION_FN_NULL_C. */
 #include <stdio.h>
 
 #include "f08face.h"
@@ -25,3 +25,12 @@ MPI_Fint ff08_noncontiguous(const char *fn, const char *arg, const MPI_Fint *com
     PMPI_Comm_call_errhandler(comm ? PMPI_Comm_f2c(*comm) : MPI_COMM_WORLD, code);
     return code;
 }
+
+#ifndef FF_ABI
+/* mpi_f08's MPI_CONVERSION_FN_NULL_C (spec/callbacks.json: PROCEDURE(MPI_Datarep_conversion_
+ * function_c); mpif.h and `use mpi` have no large-count callbacks): as fsupport.c's
+ * MPI_CONVERSION_FN_NULL, a marker for MPI_Register_datarep_c, never called. gfortran's name of
+ * it only: MPICH's libraries export no other. (The standard-ABI library has no mpi_f08.) */
+FACE_API void mpi_conversion_fn_null_c_(void);
+FACE_API void mpi_conversion_fn_null_c_(void) {}
+#endif

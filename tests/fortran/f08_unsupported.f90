@@ -1,6 +1,7 @@
 ! f08_unsupported.f90 — `use mpi_f08`'s MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Grequest_start,
 ! MPI_Register_datarep and MPI_Register_datarep_c (and their callback interfaces, the large-count
-! MPI_Datarep_conversion_function_c for the last), MPI_Put and its large-count form with valid
+! MPI_Datarep_conversion_function_c for the last, and the predefined MPI_CONVERSION_FN_NULL and
+! MPI_CONVERSION_FN_NULL_C), MPI_Put and its large-count form with valid
 ! arguments: each reaches the runtime, which does not implement it, so ierror is of class
 ! MPI_ERR_UNSUPPORTED_OPERATION and its message names the procedure (a _c form by its own name).
 ! No callback runs.
@@ -112,6 +113,9 @@ program f08_unsupported
   call expect(ierr, 'MPI_Register_datarep:', 6)
   call MPI_Register_datarep_c('f08_unsupported_c', conversion_fn_c, conversion_fn_c, extent_fn, extra, ierr)
   call expect(ierr, 'MPI_Register_datarep_c:', 7)
+  call MPI_Register_datarep_c('f08_unsupported_null_c', MPI_CONVERSION_FN_NULL_C, MPI_CONVERSION_FN_NULL_C, &
+                              extent_fn, extra, ierr)
+  call expect(ierr, 'MPI_Register_datarep_c:', 8)
 
   ! MPI_Put's specific with MPI_COUNT_KIND counts is MPI_Put_c's: the message names that one
   wbuf = [1, 2, 3, 4]
@@ -119,10 +123,10 @@ program f08_unsupported
   if (ierr /= MPI_SUCCESS) stop 98
   call MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN)
   call MPI_Put(wbuf, 1, MPI_INTEGER, 0, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, ierr)
-  call expect(ierr, 'MPI_Put:', 8)
+  call expect(ierr, 'MPI_Put:', 9)
   call MPI_Put(wbuf, 1_MPI_COUNT_KIND, MPI_INTEGER, 0, 1_MPI_ADDRESS_KIND, 1_MPI_COUNT_KIND, &
                MPI_INTEGER, win, ierr)
-  call expect(ierr, 'MPI_Put_c:', 9)
+  call expect(ierr, 'MPI_Put_c:', 10)
   call MPI_Win_free(win)
 
   if (ncalls /= 0) stop 99
