@@ -276,6 +276,25 @@ FACE_API int MPIR_Err_unsupported(MPI_Comm comm, const char *name)
     return cf_error_code_out(rc);
 }
 
+/* For the Fortran libraries (an exported extra): procedure `name` (e.g. "MPI_Send") raises
+ * error class errclass (a predefined class of this face, e.g. MPI_ERR_BUFFER) on comm's error
+ * handler with the message "<name>: <text>" (text names the argument at fault), for an error
+ * the library finds itself (libmpifort's mpi_f08: a non-contiguous choice buffer). Through the
+ * runtime's own path (rt_raise): no error code of the program's is made (MPI_LASTUSEDCODE
+ * stays). An invalid comm: MPI_ERR_COMM, as any entry point. Returns the error code (if the
+ * handler returns). */
+FACE_API int MPIR_Err_raise(MPI_Comm comm, int errclass, const char *name, const char *text)
+{
+    const int locked = rt_enter();
+    rt_comm *c = NULL;
+    int rc = rt_require_init(name);
+
+    if (!rc && !(rc = cf_comm_in(NULL, name, "comm", comm, 0, &c)))
+        rc = rt_raise((rt_obj *)c, cf_error_code_in(errclass), name, "%s", text ? text : "");
+    rt_leave(locked);
+    return cf_error_code_out(rc);
+}
+
 static intptr_t handle_value(const rt_obj *o, int cls)
 {
     return cf_encode(o, cls);

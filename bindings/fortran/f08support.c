@@ -4,9 +4,28 @@
 
 #include "f08face.h"
 
+#ifndef FF_ABI
+/* libmpi's extra (bindings/c/handles.c): raises errclass on comm's error handler with the
+ * message "<name>: <text>", without making an error code (MPI_LASTUSEDCODE stays); returns
+ * the error code. */
+int MPIR_Err_raise(MPI_Comm comm, int errclass, const char *name, const char *text);
+#endif
+
+/* The message's text after "<fn>: ". */
+#define FF08_NONCONTIGUOUS                                                                         \
+    "the choice buffer '%s' is not contiguous (Switchyard's mpi_f08 takes contiguous buffers only)"
+
 MPI_Fint ff08_noncontiguous(const char *fn, const char *arg, const MPI_Fint *comm)
 {
-    /* one error code per (procedure, argument), made on first use, so each keeps its message */
+#ifndef FF_ABI
+    /* libmpifort: raised through libmpi's error path, as the runtime raises its own errors */
+    char text[MPI_MAX_ERROR_STRING];
+    snprintf(text, sizeof text, FF08_NONCONTIGUOUS, arg);
+    return MPIR_Err_raise(comm ? PMPI_Comm_f2c(*comm) : MPI_COMM_WORLD, MPI_ERR_BUFFER, fn, text);
+#else
+    /* The standard-ABI Fortran library, built from this file with -DFF_ABI, is a client of
+     * libmpi_abi only and cannot see libmpi's hooks (nor has it mpi_f08 yet): there, one error
+     * code per (procedure, argument), made on first use, carries the message. */
     static struct { const char *fn, *arg; int code; } made[64];
     static int nmade;
     int code = MPI_ERR_BUFFER;
@@ -15,8 +34,7 @@ MPI_Fint ff08_noncontiguous(const char *fn, const char *arg, const MPI_Fint *com
             code = made[i].code;
     if (code == MPI_ERR_BUFFER && nmade < 64 && PMPI_Add_error_code(MPI_ERR_BUFFER, &code) == MPI_SUCCESS) {
         char text[MPI_MAX_ERROR_STRING];
-        snprintf(text, sizeof text, "%s: the choice buffer '%s' is not contiguous (Switchyard's mpi_f08 "
-                 "takes contiguous buffers only)", fn, arg);
+        snprintf(text, sizeof text, "%s: " FF08_NONCONTIGUOUS, fn, arg);
         PMPI_Add_error_string(code, text);
         made[nmade].fn = fn;
         made[nmade].arg = arg;
@@ -24,6 +42,7 @@ MPI_Fint ff08_noncontiguous(const char *fn, const char *arg, const MPI_Fint *com
     }
     PMPI_Comm_call_errhandler(comm ? PMPI_Comm_f2c(*comm) : MPI_COMM_WORLD, code);
     return code;
+#endif
 }
 
 #ifndef FF_ABI

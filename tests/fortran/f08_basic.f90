@@ -1,6 +1,7 @@
 ! f08_basic.f90 — the `mpi_f08` module: handle types and their comparisons, the predefined
 ! handles' MPI_VAL against mpif.h's values, a ring of blocking and nonblocking messages with
-! TYPE(MPI_Status), broadcast, reduction, communicator split, optional ierror, processor name.
+! TYPE(MPI_Status), broadcast, reduction, communicator split, optional ierror, processor name,
+! the error for a non-contiguous buffer.
 program f08_basic
   use mpi_f08
   implicit none
@@ -12,6 +13,8 @@ program f08_basic
   type(MPI_Request) :: reqs(2)
   type(MPI_Comm) :: comm, half
   character(len=MPI_MAX_PROCESSOR_NAME) :: pname
+  character(len=MPI_MAX_ERROR_STRING) :: msg
+  integer(kind=MPI_ADDRESS_KIND) :: last0, last
   logical :: flag
 
   call MPI_Init()                   ! ierror omitted
@@ -110,11 +113,24 @@ program f08_basic
   call MPI_Comm_free(half, ierr)
   if (ierr /= MPI_SUCCESS .or. half /= MPI_COMM_NULL) stop 28
 
-  ! a strided section is refused with MPI_ERR_BUFFER under MPI_ERRORS_RETURN
+  ! a strided section is refused with MPI_ERR_BUFFER under MPI_ERRORS_RETURN, its message naming
+  ! the procedure and the argument, and no error code is made for it (MPI_LASTUSEDCODE stays)
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, last0, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag) stop 31
   call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN)
   call MPI_Send(stride(1:2 * n:2), n, MPI_DOUBLE_PRECISION, 0, 8, MPI_COMM_SELF, ierr)
   call MPI_Error_class(ierr, cls)
   if (cls /= MPI_ERR_BUFFER) stop 29
+  call MPI_Error_string(ierr, msg, namelen)
+  if (index(msg, 'MPI_Send: ') /= 1 .or. index(msg, "'buf' is not contiguous") == 0) then
+    print '(2a)', 'f08_basic: message: ', trim(msg)
+    stop 32
+  end if
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, last, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. last /= last0) then
+    print '(a,i0,a,i0)', 'f08_basic: MPI_LASTUSEDCODE ', last0, ' became ', last
+    stop 33
+  end if
 
   call MPI_Finalize(ierr)
   if (ierr /= MPI_SUCCESS) stop 30
