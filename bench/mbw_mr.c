@@ -5,20 +5,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define WINDOW 64
-#define ROUNDS 3 /* timed rounds per figure, after one warm-up round; the best is kept */
+#define ROUNDS 5      /* timed rounds per figure, after one warm-up round; a figure is their mean
+                       * (all their messages over all their time, as OSU's) */
+#define ROUND_S 0.02  /* a timed round lasts about this long (seconds), at least one time
+                       * slice of the scheduler, whatever the MPI's speed */
 
-/* Ranks 0..P-1 send, rank i + P receives from rank i (P = pairs). A round is iters windows:
+/* The iterations of a timed round: rank 0 scales the warm-up round's (iters in t seconds) to
+ * ROUND_S and tells every rank. */
+static int round_iters(int iters, double t)
+{
+    int n = t > 0 ? (int)(iters * ROUND_S / t) : iters;
+    if (n < 1)
+        n = 1;
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return n;
+}
+
+/* Ranks 0..P-1 send, rank i + P receives from rank i (P = pairs). A round is iters windows
+ * (the warm-up round's; then as many as fill ROUND_S):
  * the sender posts WINDOW MPI_Isend of n bytes, the receiver WINDOW MPI_Irecv, both wait for
  * all, then the receiver sends a 4-byte reply. Returns the aggregate rate (messages/s over all
- * pairs): the sum of each sender's WINDOW * iters / time of its best round. */
+ * pairs): the sum of each sender's WINDOW * iters * ROUNDS / time of its timed rounds. */
 static double msgrate(int me, int pairs, char *buf, int n, int iters)
 {
     MPI_Request rq[WINDOW];
     int sender = me < pairs, peer = sender ? me + pairs : me - pairs;
-    double best = 1e30;
+    double total = 0;
     for (int r = 0; r <= ROUNDS; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
@@ -37,20 +51,23 @@ static double msgrate(int me, int pairs, char *buf, int n, int iters)
                 MPI_Send(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD);
         }
         double t = MPI_Wtime() - t0;
-        if (r > 0 && t < best)
-            best = t;
+        if (r == 0)
+            iters = round_iters(iters, t);
+        else
+            total += t;
     }
-    double mine = sender ? (double)WINDOW * iters / best : 0, sum = 0;
+    double mine = sender ? (double)WINDOW * iters * ROUNDS / total : 0, sum = 0;
     MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     return sum;
 }
 
-/* Every pair ping-pongs n bytes iters times at once; returns the mean over the pairs of the
- * one-way latency (half the round trip) of each pair's best round, in seconds. */
+/* Every pair ping-pongs n bytes iters times at once (the warm-up round; then as many times as
+ * fill ROUND_S); returns the mean over the pairs of the
+ * one-way latency (half the round trip) of each pair over its timed rounds, in seconds. */
 static double latency(int me, int pairs, char *buf, int n, int iters)
 {
     int first = me < pairs, peer = first ? me + pairs : me - pairs;
-    double best = 1e30;
+    double total = 0;
     for (int r = 0; r <= ROUNDS; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
@@ -63,11 +80,13 @@ static double latency(int me, int pairs, char *buf, int n, int iters)
                 MPI_Send(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
             }
         }
-        double t = (MPI_Wtime() - t0) / iters / 2;
-        if (r > 0 && t < best)
-            best = t;
+        double t = MPI_Wtime() - t0;
+        if (r == 0)
+            iters = round_iters(iters, t);
+        else
+            total += t;
     }
-    double mine = first ? best : 0, sum = 0;
+    double mine = first ? total / ROUNDS / iters / 2 : 0, sum = 0;
     MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     return sum / pairs;
 }
@@ -84,22 +103,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "mbw_mr: needs an even number of ranks\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    /* oversubscribed (more ranks than cores): a message may wait for a time slice, so fewer
-     * iterations keep the run short */
-    int over = np > sysconf(_SC_NPROCESSORS_ONLN);
     char *buf = malloc((size_t)WINDOW * 4096);
     memset(buf, 1, (size_t)WINDOW * 4096);
     char metric[64];
     snprintf(metric, sizeof metric, "mr_%dpair%s_Mps", pairs, pairs > 1 ? "s" : "");
     for (int n = 8; n <= 4096; n *= 8) {
-        double rate = msgrate(me, pairs, buf, n, over ? 40 : 400);
+        double rate = msgrate(me, pairs, buf, n, 40);
         if (me == 0)
             printf("%s %d %.4f\n", metric, n, rate / 1e6);
     }
     snprintf(metric, sizeof metric, "lat_%dpair%s_us", pairs, pairs > 1 ? "s" : "");
     static const int lat_sizes[] = {0, 8, 64, 256};
     for (int k = 0; k < 4; k++) {
-        double s = latency(me, pairs, buf, lat_sizes[k], over ? 100 : 5000);
+        double s = latency(me, pairs, buf, lat_sizes[k], 200);
         if (me == 0)
             printf("%s %d %.3f\n", metric, lat_sizes[k], s * 1e6);
     }

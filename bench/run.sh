@@ -14,13 +14,15 @@
 # time and shared-memory and resident footprint of a tiny program on FOOTPRINT_NP ranks
 # (default "8 64 256"); it is not in the default list because Open MPI needs over a minute for
 # 256 ranks on 2 cores (about 10 minutes at REPEAT=5, 2 at REPEAT=1). BENCH_LOCK=FILE makes it
-# hold flock(FILE) around each implementation's batch of runs.
+# hold flock(FILE) around each implementation's batch of runs. A job of the p2p-style
+# benchmarks, OSU or IMB is stopped after BENCH_LIMIT seconds (default 120).
 # In the default list too: percall (bench/percall.c, bench/percall.f90: ns per MPI_Comm_rank,
 # MPI_Comm_size, MPI_Type_size and MPI_Wtime on one rank, on Switchyard's C, standard-ABI and
 # Fortran faces beside MPICH's and Open MPI's C and Fortran: three tables) and mbw_mr
 # (bench/mbw_mr.c: osu_mbw_mr's message rate, windows of 64, 8 B to 4 KiB, and every pair
 # ping-ponging at once, 0 to 256 B, on 1, 2 and 4 pairs: 2, 4 and 8 ranks, the last
-# oversubscribed on 2 cores) and tcp (bench/p2p.c on 2 ranks over TCP on loopback:
+# oversubscribed on 2 cores; each figure the mean of 5 rounds of about 20 ms, sized by a
+# warm-up round) and tcp (bench/p2p.c on 2 ranks over TCP on loopback:
 # SWITCHYARD_TRANSPORT=tcp, MPICH with UCX_TLS=tcp, Open MPI with its ob1 pml and tcp btl, beside
 # bench/tcp_raw.c, the same ping-pong over one plain socket: the limit).
 # BENCHES=none runs none of these (with OSU or IMB).
@@ -37,13 +39,14 @@ REPEAT=${REPEAT:-5}
 out=$B/bench
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher
+BENCH_LIMIT=${BENCH_LIMIT:-120}
+launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher, for BENCH_LIMIT s at most
     impl=$1
     shift
     case $impl in
-    switchyard) "$B/bin/mpiexec" "$@" ;;
-    mpich) mpiexec.hydra "$@" ;;
-    openmpi) mpirun.openmpi --oversubscribe "$@" ;;
+    switchyard) timeout -k 5 $BENCH_LIMIT "$B/bin/mpiexec" "$@" ;;
+    mpich) timeout -k 5 $BENCH_LIMIT mpiexec.hydra "$@" ;;
+    openmpi) timeout -k 5 $BENCH_LIMIT mpirun.openmpi --oversubscribe "$@" ;;
     esac
 }
 for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
@@ -155,7 +158,10 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
         esac
         for n in $ranks; do
             for impl in $order; do
-                launch $impl -n $n "$out/${bench}_$impl" >> "$out/$bench.$impl.$r.txt"
+                # a job that passes the limit (Debian's MPICH can crawl when oversubscribed)
+                # keeps the figures it printed; the others of its run are missing
+                launch $impl -n $n "$out/${bench}_$impl" >> "$out/$bench.$impl.$r.txt" ||
+                    echo "$bench: $impl on $n ranks failed or passed ${BENCH_LIMIT}s (run $r)" >&2
             done
         done
         r=$((r + 1))
