@@ -15,22 +15,32 @@
 #define ROUND_S 0.02  /* a timed round lasts about this long (seconds), at least one time
                        * slice of the scheduler, whatever the MPI's speed */
 
-/* The iterations of a timed round: rank 0 scales the warm-up round's (iters in t seconds) to
- * ROUND_S and tells every rank. */
+/* The iterations of a timed round: the warm-up round's (iters in t seconds, the same t on
+ * every rank) scaled to ROUND_S. */
 static int round_iters(int iters, double t)
 {
     int n = t > 0 ? (int)(iters * ROUND_S / t) : iters;
-    if (n < 1)
-        n = 1;
-    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return n;
+    return n < 1 ? 1 : n;
+}
+
+/* Ends a round that every rank began at t0 (its exit from a barrier): the time from the
+ * earliest start to the end of the slowest pair, the same on every rank. Every pair's work
+ * counts in it, so a pair that starts late (its ranks were asleep while others ran, as when
+ * ranks outnumber cores) makes the round longer, not shorter. */
+static double round_time(double t0)
+{
+    double t, longest;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t = MPI_Wtime() - t0;
+    MPI_Allreduce(&t, &longest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return longest;
 }
 
 /* Ranks 0..P-1 send, rank i + P receives from rank i (P = pairs). A round is iters windows
  * (the warm-up round's; then as many as fill ROUND_S):
  * the sender posts WINDOW MPI_Isend of n bytes, the receiver WINDOW MPI_Irecv, both wait for
- * all, then the receiver sends a 4-byte reply. Returns the aggregate rate (messages/s over all
- * pairs): the sum of each sender's WINDOW * iters * ROUNDS / time of its timed rounds. */
+ * all, then the receiver sends a 4-byte reply. Returns the aggregate rate: the messages of all
+ * pairs in the timed rounds over their time (round_time). */
 static double msgrate(int me, int pairs, char *buf, int n, int iters)
 {
     MPI_Request rq[WINDOW];
@@ -55,20 +65,18 @@ static double msgrate(int me, int pairs, char *buf, int n, int iters)
             else
                 MPI_Send(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD);
         }
-        double t = MPI_Wtime() - t0;
+        double t = round_time(t0);
         if (r == 0)
             iters = round_iters(iters, t);
         else
             total += t;
     }
-    double mine = sender ? (double)WINDOW * iters * ROUNDS / total : 0, sum = 0;
-    MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    return sum;
+    return (double)pairs * WINDOW * iters * ROUNDS / total;
 }
 
 /* Every pair ping-pongs n bytes iters times at once (the warm-up round; then as many times as
- * fill ROUND_S); returns the mean over the pairs of the
- * one-way latency (half the round trip) of each pair over its timed rounds, in seconds. */
+ * fill ROUND_S); returns the one-way latency (half a round trip) that the timed rounds' time
+ * (round_time) gives each pair, in seconds. */
 static double latency(int me, int pairs, char *buf, int n, int iters)
 {
     int first = me < pairs, peer = first ? me + pairs : me - pairs;
@@ -85,15 +93,13 @@ static double latency(int me, int pairs, char *buf, int n, int iters)
                 MPI_Send(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
             }
         }
-        double t = MPI_Wtime() - t0;
+        double t = round_time(t0);
         if (r == 0)
             iters = round_iters(iters, t);
         else
             total += t;
     }
-    double mine = first ? total / ROUNDS / iters / 2 : 0, sum = 0;
-    MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    return sum / pairs;
+    return total / ROUNDS / iters / 2;
 }
 
 int main(int argc, char **argv)
