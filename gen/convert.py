@@ -173,8 +173,9 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         if p.dir == 'in' and p.length == '*':
             if _star_length(p, eo):
                 # checked here, naming the call and the element; the runtime decodes it again
-                pre.append('{ %s **chk_ = NULL; rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, &chk_); '
-                           'free(chk_); if (rc_) goto out; }'
+                pre.append('{ %s *chk_s_[FS_STACK_N], **chk_ = NULL; '
+                           'rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, chk_s_, &chk_); '
+                           'if (chk_ != chk_s_) free(chk_); if (rc_) goto out; }'
                            % (rtt, F, h, errobj, n, n, _star_length(p, eo), nullok))
             args.append('(rt_handle_array){(const void *)%s, &%s_face}' % (n, F))
         elif p.dir == 'in' and not p.is_array:
@@ -187,10 +188,10 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
             args.append(a)
         elif p.dir == 'in':
             ln = _length(p, names)
-            decls.append('%s **%s = NULL;' % (rtt, a))
-            pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, &%s); if (rc_) goto out;'
-                       % (F, h, errobj, n, n, ln, nullok, a))
-            cleanup.append('free(%s);' % a)
+            decls.append('%s *%s_s[FS_STACK_N], **%s = NULL;' % (rtt, a, a))
+            pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, %s_s, &%s); if (rc_) goto out;'
+                       % (F, h, errobj, n, n, ln, nullok, a, a))
+            cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
             args.append('(%s *const *)%s' % (rtt, a))
         elif p.dir == 'out' and not p.is_array:
             need_ptr(p)
@@ -207,15 +208,17 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
             (post_always if h in ('request', 'message') else post).append('*%s = %s_%s_out(%s);' % (n, F, h, a))
         else:  # out or inout arrays
             ln = _length(p, names)
-            decls.append('%s **%s = NULL;' % (rtt, a))
             if p.dir == 'inout':
-                pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, 1, &%s); if (rc_) goto out;'
-                           % (F, h, errobj, n, n, ln, a))
+                decls.append('%s *%s_s[FS_STACK_N], **%s = NULL;' % (rtt, a, a))
+                pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, 1, %s_s, &%s); if (rc_) goto out;'
+                           % (F, h, errobj, n, n, ln, a, a))
+                cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
             else:
+                decls.append('%s **%s = NULL;' % (rtt, a))
                 pre.append('rc_ = %s_array_alloc((void ***)&%s, %s, %s, FN); if (rc_) goto out;'
                            % (F, a, ln, errobj))
+                cleanup.append('free(%s);' % a)
             args.append(a)
-            cleanup.append('free(%s);' % a)
             post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) %s[i_] = %s_%s_out(%s[i_]);'
                                % (a, ln, n, F, h, a))
     elif cls == 'tool_handle':
@@ -310,11 +313,12 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
         raise ValueError('status array %s has no entries' % n)
     ln = p.entries
     filled = '*' + p.filled if p.filled else ln
-    decls.append('rt_status *%s = NULL;' % a)
-    pre.append('if (!%s_statuses_ignored(%s) && (%s) > 0) { %s = malloc(sizeof(rt_status) * (size_t)(%s)); '
+    decls.append('rt_status %s_s[FS_STACK_N], *%s = NULL;' % (a, a))
+    pre.append('if (!%s_statuses_ignored(%s) && (%s) > 0) { '
+               '%s = (%s) <= FS_STACK_N ? %s_s : malloc(sizeof(rt_status) * (size_t)(%s)); '
                'if (!%s) { rc_ = rt_raise(%s, RT_ERR_NO_MEM, FN, "out of memory for %%d statuses", (int)(%s)); goto out; } }'
-               % (F, n, ln, a, ln, a, errobj, ln))
-    cleanup.append('free(%s);' % a)
+               % (F, n, ln, a, ln, a, ln, a, errobj, ln))
+    cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
     args.append(a)
     # an array of statuses gets its MPI_ERROR fields if and only if the call returns
     # MPI_ERR_IN_STATUS (MPI-5.0 3.2.5)

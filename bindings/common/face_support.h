@@ -16,6 +16,10 @@ enum { FS_DEC_OK = 0, FS_DEC_NULL, FS_DEC_BAD, FS_DEC_WRONG_CLASS, FS_DEC_FREED 
 int fs_bad_handle(rt_obj *eo, const char *fn, const char *arg, const char *shown, int cls, int status,
                   int found, int errcls);
 
+/* Arrays of up to this many handles or statuses are converted on the stack of the entry point
+ * (MPI_Waitall on a few requests, issue 19); longer ones in memory from malloc. */
+#define FS_STACK_N 16
+
 /* Allocates an array of n object pointers for an output handle array (NULL when n <= 0).
  * Returns 0, or an RT_ERR_NO_MEM raised on eo. */
 int fs_array_alloc(void ***p, long n, rt_obj *eo, const char *fn);
