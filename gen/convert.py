@@ -321,10 +321,12 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
     cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
     args.append(a)
     # an array of statuses gets its MPI_ERROR fields if and only if the call returns
-    # MPI_ERR_IN_STATUS (MPI-5.0 3.2.5)
-    post_always.append('if (%s) for (int i_ = 0; i_ < (int)(%s) && (%s) != MPI_UNDEFINED; i_++) '
+    # MPI_ERR_IN_STATUS (MPI-5.0 3.2.5); one written only when a flag says so is not copied
+    # otherwise (the runtime did not fill it)
+    written = ' && *%s' % p.written_if if p.written_if else ''
+    post_always.append('if (%s%s) for (int i_ = 0; i_ < (int)(%s) && (%s) != MPI_UNDEFINED; i_++) '
                        '%s_status_out(&%s[i_], &%s[i_], rt_error_class_of(rc_) == RT_ERR_IN_STATUS);'
-                       % (a, filled, filled, F, a, n))
+                       % (a, written, filled, filled, F, a, n))
 
 
 def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, eo=None):

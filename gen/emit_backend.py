@@ -436,8 +436,11 @@ def _status(p, names, b):
     # C text: MPI_ERROR names a status field, as the C binding does
     _temp_array(b, a, 'afb_mstatus', n, ln, '(afb_mstatus){.MPI_ERROR = AFB_ERROR_UNSET}')
     b['args'].append('%s ? (void *)%s : AFB_M_STATUS_IGNORE' % (a, a))
-    # only the statuses the call wrote (`filled`: MPI_Waitsome's outcount) go back
+    # only the statuses the call wrote (`filled`: MPI_Waitsome's outcount; `written_if`: none
+    # unless MPI_Testall's flag is true) go back
     filled = '(%s ? *%s : 0)' % (p.filled, p.filled) if p.filled else ln
+    if p.written_if:
+        filled = '((%s && *%s) ? (%s) : 0)' % (p.written_if, p.written_if, filled)
     b['post'].append('if (%s) for (int i_ = 0; i_ < (int)(%s); i_++) afb_status_out(&%s[i_], &%s[i_]);' % (a, filled, a, n))
 
 

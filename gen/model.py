@@ -35,7 +35,7 @@ ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
               'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'checked_by_runtime',
-              'c', 'fortran', 'dims_of'}
+              'c', 'fortran', 'dims_of', 'written_if'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -157,6 +157,9 @@ class Param:
     # `filled` (None: all `entries`) tells how many elements the call wrote
     entries: Optional[str] = None
     filled: Optional[str] = None
+    # such an array the call writes only when this OUT logical parameter comes back true
+    # (MPI_Testall's flag): otherwise the caller's elements are left as they were
+    written_if: Optional[str] = None
     # a '*'-long array with one element per dimension of the Cartesian communicator this IN
     # parameter names (MPI_Cart_sub's remain_dims)
     dims_of: Optional[str] = None
@@ -369,7 +372,7 @@ def _params(raw, kinds, where):
                          significant=p.get('significant'), unused_if_in_place=p.get('unused_if_in_place'),
                          elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
-                         filled=p.get('filled'), dims_of=p.get('dims_of'), not_null=p.get('not_null', False),
+                         filled=p.get('filled'), written_if=p.get('written_if'), dims_of=p.get('dims_of'), not_null=p.get('not_null', False),
                          rank_of=rank_of, distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
                          checked_by_runtime=p.get('checked_by_runtime', False),
@@ -411,8 +414,12 @@ def _check_entries(p, by, where, kinds):
     what = '%s: parameter %r' % (where, p.get('name'))
     if ('entries' in p or 'filled' in p) and p.get('length') != '*':
         raise SpecError('%s: entries and filled apply to \'*\'-long arrays' % what)
-    if 'filled' in p and 'entries' not in p:
-        raise SpecError('%s: filled needs entries' % what)
+    if ('filled' in p or 'written_if' in p) and 'entries' not in p:
+        raise SpecError('%s: filled and written_if need entries' % what)
+    if 'written_if' in p:
+        q = by.get(p['written_if'], {})
+        if q.get('dir') != 'out' or 'length' in q or q.get('kind') != 'LOGICAL':
+            raise SpecError('%s: written_if %r names no scalar OUT LOGICAL parameter' % (what, p['written_if']))
     for field, d in (('entries', 'in'), ('filled', 'out')):
         q = by.get(p.get(field), {}) if field in p else None
         if q is not None and (q.get('dir') != d or 'length' in q):

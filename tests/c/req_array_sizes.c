@@ -91,6 +91,24 @@ int main(int argc, char **argv)
                       "MPI_Waitall of %d: request %d changed by a call that failed", n, i);
         }
     }
+    /* MPI_Testall that finds a request pending leaves every status as it was */
+    MPI_Request q[3];
+    MPI_Status qs[3];
+    int v = 0, w = 5;
+    CHECK_SUCCESS(MPI_Irecv(&v, 1, MPI_INT, rank, 99, MPI_COMM_WORLD, &q[0]));
+    q[1] = MPI_REQUEST_NULL;
+    qs[0].MPI_SOURCE = qs[1].MPI_SOURCE = 4242;
+    qs[0].MPI_TAG = qs[1].MPI_TAG = 4343;
+    CHECK_SUCCESS(MPI_Testall(2, q, &flag, qs));
+    CHECK(!flag, "MPI_Testall: a receive of a message never sent is complete");
+    CHECK(qs[0].MPI_SOURCE == 4242 && qs[1].MPI_SOURCE == 4242 && qs[0].MPI_TAG == 4343 && qs[1].MPI_TAG == 4343,
+          "MPI_Testall with flag false changed the statuses (sources %d %d, tags %d %d)", qs[0].MPI_SOURCE,
+          qs[1].MPI_SOURCE, qs[0].MPI_TAG, qs[1].MPI_TAG);
+    CHECK_SUCCESS(MPI_Isend(&w, 1, MPI_INT, rank, 99, MPI_COMM_WORLD, &q[2]));
+    CHECK_SUCCESS(MPI_Waitall(3, q, qs));
+    CHECK(v == 5 && qs[0].MPI_SOURCE == rank && qs[0].MPI_TAG == 99, "MPI_Waitall after MPI_Testall: got %d from %d tag %d",
+          v, qs[0].MPI_SOURCE, qs[0].MPI_TAG);
+
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return 0;

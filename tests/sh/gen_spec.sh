@@ -54,6 +54,8 @@ bad "r['mpich_macro'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: mpich_macro applies to procedures every face writes by hand"
 bad "p['buf']['entries'] = 'count'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': entries and filled apply to '*'-long arrays"
+refused procedures/pt2pt.json "[q.update(written_if='count') for q in next(x for x in recs if x['name'] == 'MPI_Testall')['params'] if q['name'] == 'array_of_statuses']" \
+    "spec error: procedures/pt2pt.json: MPI_Testall: parameter 'array_of_statuses': written_if 'count' names no scalar OUT LOGICAL parameter"
 bad "p['buf']['dims_of'] = 'comm'" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': dims_of applies to '*'-long arrays"
 refused procedures/topologies.json "[q.update(dims_of='newcomm') for q in c['MPI_Cart_sub']['params'] if q['name'] == 'remain_dims']" \
@@ -190,6 +192,7 @@ fn Recv pt2pt | grep -q 'cf_check_tag(.*"tag", tag, a_tag, 1)' || fail "MPI_Recv
 fn Send pt2pt | grep -q 'cf_check_tag(.*"tag", tag, a_tag, 0)' || fail "MPI_Send: tag must refuse MPI_ANY_TAG"
 fn Bcast collectives | grep -q 'cf_check_rank(.*"root", root, a_root, a_comm, 0, 1)' || fail "MPI_Bcast: root rules"
 fn Waitsome pt2pt | grep -q 'i_ < (int)(\*outcount)' || fail "MPI_Waitsome: statuses filled up to *outcount"
+fn Testall pt2pt | grep -q 'if (a_array_of_statuses && \*flag) for' || fail "MPI_Testall: statuses copied when flag is false"
 fn Info_get_nkeys info | grep -q 'cf_info_in(NULL, FN, "info", info, 0,' || fail "MPI_Info_get_nkeys must refuse MPI_INFO_NULL"
 fn Comm_set_info communicators | grep -q 'cf_info_in(.*"info", info, 1,' || fail "MPI_Comm_set_info must take MPI_INFO_NULL"
 # MPI_Comm_spawn's command is significant only at the root: others may pass NULL
@@ -203,7 +206,7 @@ fn Put_c rma | grep -q 'rt_type_commit_check(.*"target_datatype", a_target_datat
 fn Pack_c datatypes | grep -q 'if ((\*position) < 0) { rc_ = rt_raise(.*RT_ERR_ARG, FN, "invalid argument .position.' \
     || fail "MPI_Pack_c: position not checked"
 fn Type_indexed datatypes | grep -q 'displacements.* < 0' && fail "MPI_Type_indexed: negative displacements refused"
-echo "generated checks follow the spec's accepts, entries/filled, not_null, significant, committed and error_class fields"
+echo "generated checks follow the spec's accepts, entries/filled/written_if, not_null, significant, committed and error_class fields"
 # MPIX error classes (spec: standard_class) reach a standard-ABI user as standard classes, from
 # the runtime (4101.. -> MPI_ERR_PROC_ABORTED 58, MPI_ERR_OTHER 16) and from MPICH (101..); the
 # MPICH face keeps them (4101 -> 101); the standard-ABI face takes error codes unchanged
