@@ -124,7 +124,7 @@ int main(int argc, char **argv)
             printf("%s %d %.4f\n", metric, n, rate / 1e6);
     }
     /* windowed bandwidth, as osu_bw (and osu_mbw_mr's bytes) define it: the same windows of
-     * large messages, in MB/s summed over the pairs; one warm-up window sizes the rounds */
+     * large messages, in MB/s of all pairs together; one warm-up window sizes the rounds */
     snprintf(metric, sizeof metric, "bw_%dpair%s_MBps", pairs, pairs > 1 ? "s" : "");
     for (int n = 64 << 10; n <= 4 << 20; n *= 4) {
         double rate = msgrate(me, pairs, buf, n, 1);

@@ -1,6 +1,7 @@
 /* percall.c — the cost of the cheapest calls, one source for every MPI and face: ns per
  * MPI_Comm_rank, MPI_Comm_size, MPI_Type_size and MPI_Wtime called in a loop (best of 7
- * rounds, as bench/shim.c, after a pass of them all unmeasured). One rank. Prints "NAME 0 VALUE" (bench/percall.f90 is the same). */
+ * rounds, as bench/shim.c, after a pass of them all unmeasured). One rank. Prints
+ * "NAME 0 VALUE" (bench/percall.f90 is the same). */
 #include <mpi.h>
 #include <stdio.h>
 
