@@ -255,6 +255,9 @@ void shm_region_ring(void *base, int owner, struct shm_ring *r);
  * (type, bytes and from already set), or NULL (the ring is marked blocked and we are
  * registered to be woken). Nothing is visible before shm_ring_commit. */
 struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t type);
+/* shm_ring_reserve(r, SHM_LINE, type), with the common case (room, no other producer at the
+ * same moment) in a few instructions: the one-line records of small messages. */
+struct shm_rec *shm_ring_reserve_line(struct shm_ring *r, uint16_t type);
 /* Producer: publishes the reserved record (its stamp, release). */
 void shm_ring_commit(struct shm_ring *r);
 /* Producer: the largest record shm_ring_reserve would accept now. */

@@ -16,11 +16,45 @@ static void wait_for_room(struct shm_ring *r)
     atomic_store(&r->ctl->want_space, 1);
 }
 
+/* Says in our slot what we are about to take, [t, end) of r: a consumer that finds us dead
+ * skips it. */
+static inline void say_reservation(const struct shm_ring *r, uint64_t t, uint64_t end)
+{
+    atomic_store_explicit(&shm_g.slot->res_ring, (uint32_t)r->owner + 1, memory_order_relaxed);
+    atomic_store_explicit(&shm_g.slot->res_pos, t, memory_order_relaxed);
+    atomic_store_explicit(&shm_g.slot->res_end, end, memory_order_relaxed);
+}
+
+/* After the compare-and-swap that took [t, t + pad + bytes) from tail word tword: writes the
+ * pad record if any, sets our positions and the record's header, and returns the record. */
+static inline struct shm_rec *took(struct shm_ring *r, uint64_t tword, uint64_t t, uint64_t pad,
+                                   uint64_t bytes, uint16_t type)
+{
+    struct shm_rec *p;
+
+    /* Taking the tail also took the owner's sleep bit: we then owe it a wake-up. */
+    r->wake |= (int)(tword & SHM_TAIL_SLEEP);
+    r->blocked = 0;
+    if (pad) {
+        p = at(r, t);
+        p->type = SHM_PAD;
+        p->from = (uint16_t)shm_g.me;
+        p->bytes = (uint32_t)pad;
+        atomic_store_explicit(&p->stamp, t | 1, memory_order_release);
+    }
+    r->pos = t + pad;
+    r->end = t + pad + bytes;
+    p = at(r, r->pos);
+    p->type = type;
+    p->from = (uint16_t)shm_g.me;
+    p->bytes = (uint32_t)bytes;
+    return p;
+}
+
 struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t type)
 {
     uint64_t tword = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed), t, pad, need;
     int fresh = 0;
-    struct shm_rec *p;
 
     for (;;) {
         uint64_t contig;
@@ -40,32 +74,28 @@ struct shm_rec *shm_ring_reserve(struct shm_ring *r, uint64_t bytes, uint16_t ty
             fresh = 1;
             continue;
         }
-        /* Say what we take before taking it: a consumer that finds us dead skips it. */
-        atomic_store_explicit(&shm_g.slot->res_ring, (uint32_t)r->owner + 1, memory_order_relaxed);
-        atomic_store_explicit(&shm_g.slot->res_pos, t, memory_order_relaxed);
-        atomic_store_explicit(&shm_g.slot->res_end, t + need, memory_order_relaxed);
-        /* Taking the tail also takes the owner's sleep bit: we then owe it a wake-up. */
+        say_reservation(r, t, t + need);
         if (atomic_compare_exchange_weak_explicit(&r->ctl->tail, &tword, t + need,
                                                   memory_order_acq_rel, memory_order_relaxed))
-            break;
+            return took(r, tword, t, pad, bytes, type);
         fresh = 0;
     }
-    r->wake |= (int)(tword & SHM_TAIL_SLEEP);
-    r->blocked = 0;
-    if (pad) {
-        p = at(r, t);
-        p->type = SHM_PAD;
-        p->from = (uint16_t)shm_g.me;
-        p->bytes = (uint32_t)pad;
-        atomic_store_explicit(&p->stamp, t | 1, memory_order_release);
-    }
-    r->pos = t + pad;
-    r->end = t + need;
-    p = at(r, r->pos);
-    p->type = type;
-    p->from = (uint16_t)shm_g.me;
-    p->bytes = (uint32_t)bytes;
-    return p;
+}
+
+struct shm_rec *shm_ring_reserve_line(struct shm_ring *r, uint16_t type)
+{
+    uint64_t tword = atomic_load_explicit(&r->ctl->tail, memory_order_relaxed);
+    uint64_t t = tword & ~SHM_TAIL_SLEEP;
+
+    /* Positions are multiples of SHM_LINE and the size a power of two: one line never needs
+     * a pad. Anything but room at once and an uncontended tail goes the general way. */
+    if (t < r->seen || t + SHM_LINE - r->seen > r->size)
+        return shm_ring_reserve(r, SHM_LINE, type);
+    say_reservation(r, t, t + SHM_LINE);
+    if (!atomic_compare_exchange_strong_explicit(&r->ctl->tail, &tword, t + SHM_LINE,
+                                                 memory_order_acq_rel, memory_order_relaxed))
+        return shm_ring_reserve(r, SHM_LINE, type);
+    return took(r, tword, t, 0, SHM_LINE, type);
 }
 
 void shm_ring_commit(struct shm_ring *r)

@@ -28,7 +28,8 @@ int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
         int one_line = n <= SHM_SHORT_MAX && h->flags == 0 && h->sreq == 0;
         void *payload;
 
-        r = shm_ring_reserve(&pe->out, one_line ? SHM_LINE : shm_rec_bytes(n), one_line ? SHM_SHORT : SHM_EAGER);
+        r = one_line ? shm_ring_reserve_line(&pe->out, SHM_SHORT)
+                     : shm_ring_reserve(&pe->out, shm_rec_bytes(n), SHM_EAGER);
         if (!r) {
             shm_work_add(p); /* progress() watches for room */
             return RT_TP_AGAIN;
