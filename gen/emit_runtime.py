@@ -80,12 +80,11 @@ def emit(spec):
     procs = runtime_procedures(spec)
     stubs = []
     for p in procs:
-        used = [q.name for q in p.c_params(True) if cdecl.rt_param(q)]
+        used = [q.name for q in p.c_params(True) if cdecl.rt_param(q)]  # also rt_<Name>_c's arguments
         eo = errobj_param(p)
-        args = [q.name for q in p.c_params(True) if cdecl.rt_param(q)]
         stubs.append({'proto': cdecl.rt_prototype(p), 'name': p.name, 'used': used, 'short': p.short,
                       'large_proto': cdecl.rt_prototype(p, '_c') if p.large_count else None,
-                      'large_name': [n for n, large in p.c_variants() if large][:1], 'args': args,
+                      'large_name': [n for n, large in p.c_variants() if large][:1],
                       'errobj': '(rt_obj *)%s' % eo.name if eo else 'NULL', 'ret': stub_return(p)})
     bl = builtins(spec)
     return {
