@@ -44,10 +44,13 @@ void rt__progress_thread_stop(void);
 void rt__async_busy(int busy);
 
 /* A standard send of contiguous data that its transport copies at once (an eager message,
- * no send waiting for room before it, not to this process), done now: returns the one shared
- * complete send request, retained (MPI_Wait and MPI_Request_free release it like any other),
- * or NULL when nothing was sent and the send must go the general way (rt__send_start). Saves
- * making, registering and freeing a request per message, as MPICH's lightweight requests do. */
+ * no send waiting for room before it, not to this process), done now: returns 1, or 0 when
+ * nothing was sent and the send must go the general way. A blocking send needs no more. */
+int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm);
+/* rt__send_eager for a nonblocking send: returns the one shared complete send request,
+ * retained (MPI_Wait and MPI_Request_free release it like any other), or NULL when nothing
+ * was sent and the send must go the general way (rt__send_start). Saves making, registering
+ * and freeing a request per message, as MPICH's lightweight requests do. */
 rt_request *rt__send_now(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm);
 /* Starts active send request r (its fields set). Returns RT_SUCCESS or an error class
  * (nothing raised). */

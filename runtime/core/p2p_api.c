@@ -26,14 +26,12 @@ static rt_request *make(int kind, int mode, const void *buf, rt_count count, rt_
     return r;
 }
 
-/* Starts a nonblocking send or receive; the new request goes to *request. */
+/* Starts a nonblocking send or receive the general way (a send's callers try
+ * rt__send_now first); the new request goes to *request. */
 static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
                   rt_comm *comm, rt_request **request, const char *fn)
 {
     int err;
-    if (kind == RT__REQ_SEND && mode != RT__MODE_SYNC && mode != RT__MODE_BUFFERED &&
-        (*request = rt__send_now(buf, count, type, peer, tag, comm)) != NULL)
-        return RT_SUCCESS;
     rt_request *r = make(kind, mode, buf, count, type, peer, tag, comm, fn, &err);
     if (!r)
         return err;
@@ -46,16 +44,16 @@ static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *
     return RT_SUCCESS;
 }
 
-/* A blocking call: start, then wait. */
-static int blocking(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
-                    rt_comm *comm, rt_status *status, const char *fn)
+/* A blocking call: start, then wait. Out of line, so that rt_Send stays small enough for its
+ * entry point to inline it (issue 19: one call and one set of register saves per message). */
+static __attribute__((noinline)) int blocking(int kind, int mode, const void *buf, rt_count count, rt_type *type,
+                                              int peer, int tag, rt_comm *comm, rt_status *status, const char *fn)
 {
     rt_request *r = NULL;
     int err = istart(kind, mode, buf, count, type, peer, tag, comm, &r, fn);
     if (err)
         return err;
-    if (kind == RT__REQ_RECV) /* it only changes a receive's error; a send may be rt__send_now's */
-        r->blocking = 1;
+    r->blocking = 1;
     return rt__request_wait(&r, status, fn);
 }
 
@@ -73,14 +71,19 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
     return RT_SUCCESS;
 }
 
-#define SEND_FAMILY(NAME, INAME, MODE)                                                                                  \
+/* EAGER: whether the mode's send may complete at once (rt__send_eager). */
+#define SEND_FAMILY(NAME, INAME, MODE, EAGER)                                                                          \
     int rt_##NAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm)          \
     {                                                                                                            \
+        if (EAGER && rt__send_eager(buf, count, datatype, dest, tag, comm))                                      \
+            return RT_SUCCESS;                                                                                   \
         return blocking(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, NULL, __func__);               \
     }                                                                                                            \
     int rt_##INAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,         \
                    rt_request **request)                                                                         \
     {                                                                                                            \
+        if (EAGER && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)) != NULL)                   \
+            return RT_SUCCESS;                                                                                   \
         return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__);             \
     }                                                                                                            \
     int rt_##NAME##_init(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,   \
@@ -91,10 +94,10 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
 
 /* MPI_Send, MPI_Isend, MPI_Send_init and the synchronous, ready and buffered modes. A ready
  * send is a standard send: correct whenever the receive is posted, as the mode requires. */
-SEND_FAMILY(Send, Isend, RT__MODE_STD)
-SEND_FAMILY(Ssend, Issend, RT__MODE_SYNC)
-SEND_FAMILY(Rsend, Irsend, RT__MODE_READY)
-SEND_FAMILY(Bsend, Ibsend, RT__MODE_BUFFERED)
+SEND_FAMILY(Send, Isend, RT__MODE_STD, 1)
+SEND_FAMILY(Ssend, Issend, RT__MODE_SYNC, 0)
+SEND_FAMILY(Rsend, Irsend, RT__MODE_READY, 1)
+SEND_FAMILY(Bsend, Ibsend, RT__MODE_BUFFERED, 0)
 
 /* MPI_Recv. */
 int rt_Recv(void *buf, rt_count count, rt_type *datatype, int source, int tag, rt_comm *comm, rt_status *status)
@@ -129,7 +132,7 @@ static int isendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype,
     }
     c->tmp = owned; /* the send's copy for the _replace forms, freed with the request */
     int err = istart(RT__REQ_RECV, 0, recvbuf, recvcount, recvtype, source, recvtag, comm, &c->sub[1], fn);
-    if (!err)
+    if (!err && !(c->sub[0] = rt__send_now(sendbuf, sendcount, sendtype, dest, sendtag, comm)))
         err = istart(RT__REQ_SEND, RT__MODE_STD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c->sub[0], fn);
     if (err) {
         if (c->sub[1]) { /* take the posted receive back */

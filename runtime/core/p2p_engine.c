@@ -392,24 +392,35 @@ static int try_send(rt_request *r)
     return rc;
 }
 
-rt_request *rt__send_now(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm)
+int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm)
 {
     if (E.pending || peer == RT_PROC_NULL || !type->committed || !rt__type_contig(type))
-        return NULL;
+        return 0;
     int dst = rt__comm_world_rank(comm, peer);
     const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
     size_t n = (size_t)(count * type->size);
     if (!tp || n > tp->eager_max || (n && !buf))
-        return NULL;
-    if (!E.sent) { /* made once: complete, holding no communicator or datatype */
-        if (!(E.sent = rt__request_new(RT__REQ_SEND, NULL, NULL)))
-            return NULL;
+        return 0;
+    rt_msg_hdr h = {.ctx = comm->ctx, .src = comm->rank, .tag = tag, .len = (int64_t)n};
+    return tp->send(dst, &h, buf, n, NULL) == 0; /* otherwise nothing was sent */
+}
+
+/* E.sent, made once: complete, holding no communicator or datatype. NULL when out of memory. */
+static __attribute__((noinline, cold)) rt_request *make_sent(void)
+{
+    if ((E.sent = rt__request_new(RT__REQ_SEND, NULL, NULL)) != NULL) {
         E.sent->complete = 1;
         E.sent->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
     }
-    rt_msg_hdr h = {.ctx = comm->ctx, .src = comm->rank, .tag = tag, .len = (int64_t)n};
-    if (tp->send(dst, &h, buf, n, NULL) != 0)
-        return NULL; /* nothing was sent */
+    return E.sent;
+}
+
+rt_request *rt__send_now(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm)
+{
+    if (__builtin_expect(!E.sent, 0) && !make_sent())
+        return NULL;
+    if (!rt__send_eager(buf, count, type, peer, tag, comm))
+        return NULL;
     rt__obj_retain(&E.sent->obj);
     return E.sent;
 }

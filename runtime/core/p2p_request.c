@@ -129,7 +129,7 @@ static rt_status status_of(const rt_request *r)
 
 /* Error raised for a completed request's failure, or RT_SUCCESS; it names the peer of the
  * part that failed. */
-static int request_error(const rt_request *r, const char *fn)
+static __attribute__((noinline, cold)) int request_error(const rt_request *r, const char *fn)
 {
     const rt_request *x = failed_part(r);
     const rt_status *s = &x->status;
@@ -166,14 +166,14 @@ static int request_error(const rt_request *r, const char *fn)
 
 /* Hands back completed request *rp: fills status, frees it (or makes a persistent one
  * inactive) and sets *rp to NULL. Returns the request's error code (raised), if any. */
-static int finish(rt_request **rp, rt_status *status, const char *fn, int raise)
+static inline __attribute__((always_inline)) int finish(rt_request **rp, rt_status *status, const char *fn,
+                                                      int raise)
 {
     rt_request *r = *rp;
-    rt_status st = status_of(r);
+    int err = error_of(r, failed_part(r));
     if (status)
-        *status = st;
-    int err = st.error;
-    if (raise)
+        *status = status_of(r);
+    if (raise && err != RT_SUCCESS)
         err = request_error(r, fn);
     if (r->persistent) {
         r->active = 0;
@@ -200,7 +200,8 @@ int rt__request_wait(rt_request **request, rt_status *status, const char *fn)
         empty_status(status);
         return RT_SUCCESS;
     }
-    rt__wait_until(one_done, *request);
+    if (!rt__request_done(*request))
+        rt__wait_until(one_done, *request);
     return finish(request, status, fn, 1);
 }
 
