@@ -1,5 +1,6 @@
 /* p2p_engine.c — the point-to-point engine: posted and unexpected queues, matching in
  * arrival order, the self path, sends through the transports, progress and blocking waits. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "coll.h"
 
 #include <sched.h>
@@ -29,6 +30,7 @@ static struct {
     int npolled;
     rt_tp_env env;
     rt_request *sent;                       /* the complete send request of rt__send_now */
+    int crowded;                            /* more ranks on this node than CPUs (node_crowded) */
 } E;
 
 /* ------------------------------------------------------------ queues */
@@ -543,10 +545,13 @@ void rt__wait_until(int (*done)(void *), void *arg)
             continue;
         }
         idle++;
-        if (idle < 64) {
+        /* Crowded, the rank we wait for may need our CPU: spin only as long as a reply from
+         * a rank running elsewhere takes, then yield (8 polls here, 64 otherwise). */
+        unsigned spins = E.crowded ? 8 : 64;
+        if (idle < spins) {
             cpu_relax();
-        } else if (idle < 128 || E.npolled == 0) {
-            if (E.npolled == 0 && idle >= 128) { /* nothing can arrive from outside */
+        } else if (idle < spins + 64 || E.npolled == 0) {
+            if (E.npolled == 0 && idle >= spins + 64) { /* nothing can arrive from outside */
                 struct timespec ts = {0, 100000};
                 nanosleep(&ts, NULL);
             } else {
@@ -646,6 +651,21 @@ int rt__node_of(int w)
     return E.node_of && w >= 0 && w < rt__g.world.size ? E.node_of[w] : 0;
 }
 
+/* Whether this node runs more of the job's ranks than there are CPUs for them. The CPUs are
+ * those of our affinity mask, or all online ones when a launcher bound us to a single one (it
+ * then placed the ranks apart: mpiexec binds only when every rank has a CPU of its own). */
+static int node_crowded(int size, int rank)
+{
+    int here = 0;
+    for (int r = 0; r < size; r++)
+        here += E.node_of[r] == E.node_of[rank];
+    cpu_set_t mask;
+    long cpus = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
+    if (cpus <= 1)
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && here > cpus;
+}
+
 int rt__p2p_init(void)
 {
     int size = rt__g.world.size, rank = rt__g.world.rank;
@@ -659,8 +679,10 @@ int rt__p2p_init(void)
     if (!E.tp_of || !E.failed)
         return RT_ERR_NO_MEM;
     const char *jobid = getenv("SWITCHYARD_JOBID");
+    E.crowded = node_crowded(size, rank);
     E.env = (rt_tp_env){.world_rank = rank, .world_size = size, .jobid = jobid ? jobid : "nojob",
-                        .node_of = E.node_of, .kvs_put = kvs_put, .kvs_barrier = kvs_barrier, .kvs_get = kvs_get,
+                        .node_of = E.node_of, .crowded = E.crowded,
+                        .kvs_put = kvs_put, .kvs_barrier = kvs_barrier, .kvs_get = kvs_get,
                         .incoming = tp_incoming, .send_done = tp_send_done, .recv_done = tp_recv_done,
                         .pack = tp_pack, .unpack = tp_unpack,
                         .peer_failed = tp_peer_failed};

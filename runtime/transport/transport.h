@@ -30,6 +30,7 @@ typedef struct rt_tp_env {
     int world_rank, world_size;
     const char *jobid;          /* SWITCHYARD_JOBID (or a unique local id for a singleton) */
     const int *node_of;         /* node_of[r]: the node index of world rank r (same node = same value) */
+    int crowded;                /* more ranks on this node than CPUs: a wait yields its CPU soon */
     /* Key-value exchange through the launcher (PMI): put, then barrier, then get. 0 or -1. */
     int (*kvs_put)(const char *key, const char *value);
     int (*kvs_barrier)(void);

@@ -82,15 +82,16 @@ static inline void cpu_relax(void)
  * SHM_WAIT_MAX_NS (the caller loops); returning early is always allowed. */
 void shm_wait(long timeout_ns)
 {
-    long long t0, now, left;
+    long long t0, now, left, pause_ns;
     int i;
 
     if (!shm_g.active || shm_g.nlocal < 2 || timeout_ns == 0 || shm_ready())
         return;
     if (timeout_ns < 0 || timeout_ns > SHM_WAIT_MAX_NS)
         timeout_ns = SHM_WAIT_MAX_NS;
-    /* Poll: first with pause only, then yielding, so that a peer sharing our CPU (more
-     * ranks than cores, or both woken onto one CPU) runs instead of us. */
+    /* Poll: first with pause only (not when the node is crowded), then yielding, so that a
+     * peer sharing our CPU (more ranks than cores, or both woken onto one CPU) runs instead. */
+    pause_ns = shm_g.env->crowded ? 0 : SHM_PAUSE_NS;
     t0 = now = shm_now_ns();
     while (now - t0 < timeout_ns &&
            (now - t0 < SHM_SPIN_NS || (now - t0 < SHM_SPIN_COPY_NS && copy_expected()))) {
@@ -99,7 +100,7 @@ void shm_wait(long timeout_ns)
                 return;
             cpu_relax();
         }
-        if (now - t0 >= SHM_PAUSE_NS)
+        if (now - t0 >= pause_ns)
             sched_yield();
         now = shm_now_ns();
     }
