@@ -1,7 +1,7 @@
 /* mbw_mr.c — multi-pair message rate as the OSU micro-benchmarks' osu_mbw_mr defines it,
- * windowed bandwidth (64 KiB to 4 MiB) and multi-pair ping-pong latency (0 to 256 B), one
- * source for every MPI, any even number of ranks: rank i pairs with rank i + np/2. Prints
- * "NAME SIZE VALUE". */
+ * windowed bandwidth (64 KiB to 4 MiB), multi-pair ping-pong latency (0 to 256 B) and a halo
+ * exchange on a ring (8 B), one source for every MPI, any even number of ranks: rank i pairs
+ * with rank i + np/2. Prints "NAME SIZE VALUE". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,70 +36,82 @@ static double round_time(double t0)
     return longest;
 }
 
-/* Ranks 0..P-1 send, rank i + P receives from rank i (P = pairs). A round is iters windows
- * (the warm-up round's; then as many as fill ROUND_S):
- * the sender posts WINDOW MPI_Isend of n bytes, the receiver WINDOW MPI_Irecv, both wait for
- * all, then the receiver sends a 4-byte reply. Returns the aggregate rate: the messages of all
- * pairs in the timed rounds over their time (round_time). */
-static double msgrate(int me, int pairs, char *buf, int n, int iters)
+/* What a round repeats: iters iterations of one pattern, on this rank's part. */
+struct pattern {
+    int me, np, pairs, n; /* rank i < pairs pairs with rank i + pairs; n bytes per message */
+    char *buf;
+    void (*run)(const struct pattern *p, int iters);
+};
+
+/* Runs p in one warm-up round of iters iterations, then ROUNDS timed rounds of as many as
+ * fill ROUND_S; returns the time of one iteration, all timed rounds' time (round_time) over
+ * all their iterations, in seconds. */
+static double per_iteration(const struct pattern *p, int iters)
 {
-    MPI_Request rq[WINDOW];
-    int sender = me < pairs, peer = sender ? me + pairs : me - pairs;
-    int parts = BUF_BYTES / n < WINDOW ? (int)(BUF_BYTES / n) : WINDOW;
     double total = 0;
     for (int r = 0; r <= ROUNDS; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        for (int i = 0; i < iters; i++) {
-            int reply = 0;
-            for (int w = 0; w < WINDOW; w++) {
-                char *b = buf + (size_t)(w % parts) * n;
-                if (sender)
-                    MPI_Isend(b, n, MPI_BYTE, peer, 100, MPI_COMM_WORLD, &rq[w]);
-                else
-                    MPI_Irecv(b, n, MPI_BYTE, peer, 100, MPI_COMM_WORLD, &rq[w]);
-            }
-            MPI_Waitall(WINDOW, rq, MPI_STATUSES_IGNORE);
-            if (sender)
-                MPI_Recv(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            else
-                MPI_Send(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD);
-        }
+        p->run(p, iters);
         double t = round_time(t0);
         if (r == 0)
             iters = round_iters(iters, t);
         else
             total += t;
     }
-    return (double)pairs * WINDOW * iters * ROUNDS / total;
+    return total / ROUNDS / iters;
 }
 
-/* Every pair ping-pongs n bytes iters times at once (the warm-up round; then as many times as
- * fill ROUND_S); returns the one-way latency (half a round trip) that the timed rounds' time
- * (round_time) gives each pair, in seconds. */
-static double latency(int me, int pairs, char *buf, int n, int iters)
+/* A window: the sender posts WINDOW MPI_Isend of n bytes, the receiver WINDOW MPI_Irecv, both
+ * wait for all, then the receiver sends a 4-byte reply. */
+static void windows(const struct pattern *p, int iters)
 {
-    int first = me < pairs, peer = first ? me + pairs : me - pairs;
-    double total = 0;
-    for (int r = 0; r <= ROUNDS; r++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < iters; i++) {
-            if (first) {
-                MPI_Send(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
-                MPI_Recv(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else {
-                MPI_Recv(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Send(buf, n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
-            }
+    MPI_Request rq[WINDOW];
+    int sender = p->me < p->pairs, peer = sender ? p->me + p->pairs : p->me - p->pairs;
+    int n = p->n, parts = BUF_BYTES / n < WINDOW ? (int)(BUF_BYTES / n) : WINDOW;
+    for (int i = 0; i < iters; i++) {
+        int reply = 0;
+        for (int w = 0; w < WINDOW; w++) {
+            char *b = p->buf + (size_t)(w % parts) * n;
+            if (sender)
+                MPI_Isend(b, n, MPI_BYTE, peer, 100, MPI_COMM_WORLD, &rq[w]);
+            else
+                MPI_Irecv(b, n, MPI_BYTE, peer, 100, MPI_COMM_WORLD, &rq[w]);
         }
-        double t = round_time(t0);
-        if (r == 0)
-            iters = round_iters(iters, t);
+        MPI_Waitall(WINDOW, rq, MPI_STATUSES_IGNORE);
+        if (sender)
+            MPI_Recv(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         else
-            total += t;
+            MPI_Send(&reply, 1, MPI_INT, peer, 101, MPI_COMM_WORLD);
     }
-    return total / ROUNDS / iters / 2;
+}
+
+/* A round trip: rank i < pairs sends n bytes to its partner, which sends them back. */
+static void round_trips(const struct pattern *p, int iters)
+{
+    int first = p->me < p->pairs, peer = first ? p->me + p->pairs : p->me - p->pairs;
+    for (int i = 0; i < iters; i++) {
+        if (first) {
+            MPI_Send(p->buf, p->n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
+            MPI_Recv(p->buf, p->n, MPI_BYTE, peer, 102, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(p->buf, p->n, MPI_BYTE, peer, 102, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(p->buf, p->n, MPI_BYTE, peer, 102, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* A halo exchange on a ring of all ranks: each sends n bytes to its right neighbour while it
+ * receives from its left one (MPI_Sendrecv), then the other way round. */
+static void halo_steps(const struct pattern *p, int iters)
+{
+    int left = (p->me + p->np - 1) % p->np, right = (p->me + 1) % p->np, n = p->n;
+    for (int i = 0; i < iters; i++) {
+        MPI_Sendrecv(p->buf, n, MPI_BYTE, right, 103, p->buf + n, n, MPI_BYTE, left, 103, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        MPI_Sendrecv(p->buf, n, MPI_BYTE, left, 104, p->buf + 2 * n, n, MPI_BYTE, right, 104, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+    }
 }
 
 int main(int argc, char **argv)
@@ -117,27 +129,39 @@ int main(int argc, char **argv)
     char *buf = malloc(BUF_BYTES);
     memset(buf, 1, BUF_BYTES);
     char metric[64];
+    struct pattern p = {me, np, pairs, 0, buf, windows};
+    /* the aggregate rate: the messages of all pairs over the time of the rounds */
     snprintf(metric, sizeof metric, "mr_%dpair%s_Mps", pairs, pairs > 1 ? "s" : "");
-    for (int n = 8; n <= 4096; n *= 8) {
-        double rate = msgrate(me, pairs, buf, n, 40);
+    for (p.n = 8; p.n <= 4096; p.n *= 8) {
+        double rate = pairs * WINDOW / per_iteration(&p, 40);
         if (me == 0)
-            printf("%s %d %.4f\n", metric, n, rate / 1e6);
+            printf("%s %d %.4f\n", metric, p.n, rate / 1e6);
     }
     /* windowed bandwidth, as osu_bw (and osu_mbw_mr's bytes) define it: the same windows of
      * large messages, in MB/s of all pairs together; one warm-up window sizes the rounds */
     snprintf(metric, sizeof metric, "bw_%dpair%s_MBps", pairs, pairs > 1 ? "s" : "");
-    for (int n = 64 << 10; n <= 4 << 20; n *= 4) {
-        double rate = msgrate(me, pairs, buf, n, 1);
+    for (p.n = 64 << 10; p.n <= 4 << 20; p.n *= 4) {
+        double rate = pairs * WINDOW / per_iteration(&p, 1);
         if (me == 0)
-            printf("%s %d %.1f\n", metric, n, rate * n / 1e6);
+            printf("%s %d %.1f\n", metric, p.n, rate * p.n / 1e6);
     }
+    /* one-way latency: half a round trip */
+    p.run = round_trips;
     snprintf(metric, sizeof metric, "lat_%dpair%s_us", pairs, pairs > 1 ? "s" : "");
     static const int lat_sizes[] = {0, 8, 64, 256};
     for (int k = 0; k < 4; k++) {
-        double s = latency(me, pairs, buf, lat_sizes[k], 200);
+        p.n = lat_sizes[k];
+        double s = per_iteration(&p, 200) / 2;
         if (me == 0)
-            printf("%s %d %.3f\n", metric, lat_sizes[k], s * 1e6);
+            printf("%s %d %.3f\n", metric, p.n, s * 1e6);
     }
+    /* the time of one halo step (both exchanges) */
+    p.run = halo_steps;
+    p.n = 8;
+    snprintf(metric, sizeof metric, "halo_%dranks_us", np);
+    double s = per_iteration(&p, 200);
+    if (me == 0)
+        printf("%s %d %.3f\n", metric, p.n, s * 1e6);
     free(buf);
     MPI_Finalize();
     return 0;

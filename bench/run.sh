@@ -20,8 +20,8 @@
 # MPI_Comm_size, MPI_Type_size and MPI_Wtime on one rank, on Switchyard's C, standard-ABI and
 # Fortran faces beside MPICH's and Open MPI's C and Fortran: three tables) and mbw_mr
 # (bench/mbw_mr.c: osu_mbw_mr's message rate, windows of 64, 8 B to 4 KiB, the windowed
-# bandwidth of 64 KiB to 4 MiB, and every pair
-# ping-ponging at once, 0 to 256 B, on 1, 2 and 4 pairs: 2, 4 and 8 ranks, the last
+# bandwidth of 64 KiB to 4 MiB, every pair ping-ponging at once, 0 to 256 B, and a halo
+# exchange on a ring of all ranks, 8 B, on 1, 2 and 4 pairs: 2, 4 and 8 ranks, the last
 # oversubscribed on 2 cores; each figure the mean of 5 rounds of about 20 ms, sized by a
 # warm-up round) and tcp (bench/p2p.c on 2 ranks over TCP on loopback:
 # SWITCHYARD_TRANSPORT=tcp, MPICH with UCX_TLS=tcp, Open MPI with its ob1 pml and tcp btl, beside
