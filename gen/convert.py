@@ -154,6 +154,13 @@ def body(proc, large, face):
     return Body(decls, pre, args, post, post_always, cleanup, errobj, refused, fast)
 
 
+def _stack_array(decls, cleanup, base, stars, a):
+    """Declares C array a (elements of type `base` and `stars`) beside a_s, its FS_STACK_N
+    elements on the entry point's stack, and frees a at cleanup unless it is a_s."""
+    decls.append('%s %s%s_s[FS_STACK_N], %s*%s = NULL;' % (base, stars, a, stars, a))
+    cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
+
+
 def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, args, post, post_always, cleanup):
     """Appends the declarations, checks, argument and output steps of parameter p."""
     k, n = p.kind, p.name
@@ -188,10 +195,9 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
             args.append(a)
         elif p.dir == 'in':
             ln = _length(p, names)
-            decls.append('%s *%s_s[FS_STACK_N], **%s = NULL;' % (rtt, a, a))
+            _stack_array(decls, cleanup, rtt, '*', a)
             pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, %s, %s_s, &%s); if (rc_) goto out;'
                        % (F, h, errobj, n, n, ln, nullok, a, a))
-            cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
             args.append('(%s *const *)%s' % (rtt, a))
         elif p.dir == 'out' and not p.is_array:
             need_ptr(p)
@@ -209,10 +215,9 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         else:  # out or inout arrays
             ln = _length(p, names)
             if p.dir == 'inout':
-                decls.append('%s *%s_s[FS_STACK_N], **%s = NULL;' % (rtt, a, a))
+                _stack_array(decls, cleanup, rtt, '*', a)
                 pre.append('rc_ = %s_%s_array_in(%s, FN, "%s", %s, %s, 1, %s_s, &%s); if (rc_) goto out;'
                            % (F, h, errobj, n, n, ln, a, a))
-                cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
             else:
                 decls.append('%s **%s = NULL;' % (rtt, a))
                 pre.append('rc_ = %s_array_alloc((void ***)&%s, %s, %s, FN); if (rc_) goto out;'
@@ -313,12 +318,11 @@ def _status(F, p, names, decls, pre, args, post_always, cleanup, errobj):
         raise ValueError('status array %s has no entries' % n)
     ln = p.entries
     filled = '*' + p.filled if p.filled else ln
-    decls.append('rt_status %s_s[FS_STACK_N], *%s = NULL;' % (a, a))
+    _stack_array(decls, cleanup, 'rt_status', '', a)
     pre.append('if (!%s_statuses_ignored(%s) && (%s) > 0) { '
                '%s = (%s) <= FS_STACK_N ? %s_s : malloc(sizeof(rt_status) * (size_t)(%s)); '
                'if (!%s) { rc_ = rt_raise(%s, RT_ERR_NO_MEM, FN, "out of memory for %%d statuses", (int)(%s)); goto out; } }'
                % (F, n, ln, a, ln, a, ln, a, errobj, ln))
-    cleanup.append('if (%s != %s_s) free(%s);' % (a, a, a))
     args.append(a)
     # an array of statuses gets its MPI_ERROR fields if and only if the call returns
     # MPI_ERR_IN_STATUS (MPI-5.0 3.2.5); one written only when a flag says so is not copied

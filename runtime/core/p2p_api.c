@@ -71,18 +71,21 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
     return RT_SUCCESS;
 }
 
-/* EAGER: whether the mode's send may complete at once (rt__send_eager). */
-#define SEND_FAMILY(NAME, INAME, MODE, EAGER)                                                                          \
+/* Whether a send of that mode may complete at once (rt__send_eager): not a synchronous one,
+ * which waits for its receive, nor a buffered one, which copies into the attached buffer. */
+#define EAGER(MODE) ((MODE) == RT__MODE_STD || (MODE) == RT__MODE_READY)
+
+#define SEND_FAMILY(NAME, INAME, MODE)                                                                           \
     int rt_##NAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm)          \
     {                                                                                                            \
-        if (EAGER && rt__send_eager(buf, count, datatype, dest, tag, comm))                                      \
+        if (EAGER(MODE) && rt__send_eager(buf, count, datatype, dest, tag, comm))                                \
             return RT_SUCCESS;                                                                                   \
-        return blocking(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, NULL, __func__);               \
+        return blocking(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, NULL, __func__);              \
     }                                                                                                            \
     int rt_##INAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,         \
                    rt_request **request)                                                                         \
     {                                                                                                            \
-        if (EAGER && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)) != NULL)                   \
+        if (EAGER(MODE) && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)) != NULL)             \
             return RT_SUCCESS;                                                                                   \
         return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__);             \
     }                                                                                                            \
@@ -94,10 +97,10 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
 
 /* MPI_Send, MPI_Isend, MPI_Send_init and the synchronous, ready and buffered modes. A ready
  * send is a standard send: correct whenever the receive is posted, as the mode requires. */
-SEND_FAMILY(Send, Isend, RT__MODE_STD, 1)
-SEND_FAMILY(Ssend, Issend, RT__MODE_SYNC, 0)
-SEND_FAMILY(Rsend, Irsend, RT__MODE_READY, 1)
-SEND_FAMILY(Bsend, Ibsend, RT__MODE_BUFFERED, 0)
+SEND_FAMILY(Send, Isend, RT__MODE_STD)
+SEND_FAMILY(Ssend, Issend, RT__MODE_SYNC)
+SEND_FAMILY(Rsend, Irsend, RT__MODE_READY)
+SEND_FAMILY(Bsend, Ibsend, RT__MODE_BUFFERED)
 
 /* MPI_Recv. */
 int rt_Recv(void *buf, rt_count count, rt_type *datatype, int source, int tag, rt_comm *comm, rt_status *status)

@@ -30,7 +30,6 @@ static struct {
     int npolled;
     rt_tp_env env;
     rt_request *sent;                       /* the complete send request of rt__send_now */
-    int crowded;                            /* more ranks on this node than CPUs (node_crowded) */
 } E;
 
 /* ------------------------------------------------------------ queues */
@@ -539,15 +538,15 @@ static void watch_posted(void)
 void rt__wait_until(int (*done)(void *), void *arg)
 {
     double watch_at = 0; /* when the peers waited for are watched next */
+    /* Crowded (node_crowded), the rank we wait for may need our CPU: spin only as long as a
+     * reply from a rank running elsewhere takes, then yield. */
+    const unsigned spins = E.env.crowded ? 8 : 64;
     for (unsigned idle = 0; !done(arg);) {
         if (rt__progress() > 0) {
             idle = 0;
             continue;
         }
         idle++;
-        /* Crowded, the rank we wait for may need our CPU: spin only as long as a reply from
-         * a rank running elsewhere takes, then yield (8 polls here, 64 otherwise). */
-        unsigned spins = E.crowded ? 8 : 64;
         if (idle < spins) {
             cpu_relax();
         } else if (idle < spins + 64 || E.npolled == 0) {
@@ -679,9 +678,8 @@ int rt__p2p_init(void)
     if (!E.tp_of || !E.failed)
         return RT_ERR_NO_MEM;
     const char *jobid = getenv("SWITCHYARD_JOBID");
-    E.crowded = node_crowded(size, rank);
     E.env = (rt_tp_env){.world_rank = rank, .world_size = size, .jobid = jobid ? jobid : "nojob",
-                        .node_of = E.node_of, .crowded = E.crowded,
+                        .node_of = E.node_of, .crowded = node_crowded(size, rank),
                         .kvs_put = kvs_put, .kvs_barrier = kvs_barrier, .kvs_get = kvs_get,
                         .incoming = tp_incoming, .send_done = tp_send_done, .recv_done = tp_recv_done,
                         .pack = tp_pack, .unpack = tp_unpack,

@@ -88,7 +88,7 @@ int main(int argc, char **argv)
             CHECK_ERR(MPI_Testall(n, r, &flag, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST, "MPI_Testall", at);
             for (int i = 0; i < n; i++)
                 CHECK(r[i] == (i == places[p] ? BAD : MPI_REQUEST_NULL),
-                      "MPI_Waitall of %d: request %d changed by a call that failed", n, i);
+                      "MPI_Waitall or MPI_Testall of %d: request %d changed by a call that failed", n, i);
         }
     }
     /* MPI_Testall that finds a request pending leaves every status as it was */
@@ -106,8 +106,8 @@ int main(int argc, char **argv)
           qs[1].MPI_SOURCE, qs[0].MPI_TAG, qs[1].MPI_TAG);
     CHECK_SUCCESS(MPI_Isend(&w, 1, MPI_INT, rank, 99, MPI_COMM_WORLD, &q[2]));
     CHECK_SUCCESS(MPI_Waitall(3, q, qs));
-    CHECK(v == 5 && qs[0].MPI_SOURCE == rank && qs[0].MPI_TAG == 99, "MPI_Waitall after MPI_Testall: got %d from %d tag %d",
-          v, qs[0].MPI_SOURCE, qs[0].MPI_TAG);
+    CHECK(v == 5 && qs[0].MPI_SOURCE == rank && qs[0].MPI_TAG == 99,
+          "MPI_Waitall after MPI_Testall: got %d from %d tag %d", v, qs[0].MPI_SOURCE, qs[0].MPI_TAG);
 
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
