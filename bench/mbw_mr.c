@@ -118,6 +118,8 @@ int main(int argc, char **argv)
 {
     int me, np;
     MPI_Init(&argc, &argv);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each figure out at once: a job stopped at bench/run.sh's
+                                         time limit keeps those it printed */
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     int pairs = np / 2;

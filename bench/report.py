@@ -16,7 +16,10 @@ import sys
 def load(path):
     rows = {}
     for line in open(path):
-        name, size, value = line.split()
+        fields = line.split()
+        if len(fields) != 3:  # a blank line that a launcher left as bench/run.sh stopped its job
+            continue
+        name, size, value = fields
         rows[(name, int(size))] = float(value)
     return rows
 

@@ -45,10 +45,11 @@ launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher, for BENCH_
     impl=$1
     shift
     case $impl in
-    switchyard) timeout -k 5 $BENCH_LIMIT "$B/bin/mpiexec" "$@" ;;
-    mpich) timeout -k 5 $BENCH_LIMIT mpiexec.hydra "$@" ;;
-    openmpi) timeout -k 5 $BENCH_LIMIT mpirun.openmpi --oversubscribe "$@" ;;
+    switchyard) set -- "$B/bin/mpiexec" "$@" ;;
+    mpich) set -- mpiexec.hydra "$@" ;;
+    openmpi) set -- mpirun.openmpi --oversubscribe "$@" ;;
     esac
+    timeout -k 5 "$BENCH_LIMIT" "$@"
 }
 for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
     [ $bench = none ] && continue
