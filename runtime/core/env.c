@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #define LIBRARY_VERSION "Switchyard 0.1 (MPI 5.0; MPICH ABI and MPI-5.0 standard ABI; " \
-                        "shared-memory transport, PMI-1 launch)"
+                        "transports: shared memory within a node, TCP between nodes; " \
+                        "launch: PMI-1, by Switchyard's mpiexec or MPICH's Hydra)"
 #define ALLOC_ALIGN 64  /* MPI_Alloc_mem alignment unless an info asks for more */
 
 static double monotonic_now(void)

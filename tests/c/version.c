@@ -18,6 +18,9 @@ static void check_versions(void)
     CHECK_SUCCESS(MPI_Get_library_version(lib, &len));
     CHECK(len > 0 && len < MPI_MAX_LIBRARY_VERSION_STRING, "library version length %d", len);
     CHECK_EQ_INT(strlen(lib), len);
+    if (!strncmp(lib, "Switchyard", 10)) /* it tells every transport and launcher it has */
+        CHECK(strstr(lib, "shared memory") && strstr(lib, "TCP") && strstr(lib, "PMI-1") && strstr(lib, "Hydra"),
+              "MPI_Get_library_version does not name the transports and launchers: %s", lib);
 }
 
 int main(void)

@@ -58,4 +58,5 @@ CXX
 s=$("$B/bin/switchyard_info") || fail "switchyard_info failed"
 case $s in "Switchyard "*"prefix:        $B"*"libmpi_abi.so.1"*) ;; *) fail "switchyard_info: $s" ;; esac
 case $s in *missing:*) fail "switchyard_info reports a missing library: $s" ;; esac
+case $s in *"transports:"*"shm ("*"tcp ("*"mpiexec.hydra"*) ;; *) fail "switchyard_info does not name the transports and launchers: $s" ;; esac
 echo "wrappers work"
