@@ -1,5 +1,6 @@
-/* coll_reduce_property.c — Allreduce, Reduce (every root), Iallreduce, Reduce_scatter_block give every rank the
- * right bits and the same bits (issue 34), builtin ops, BLACS absmax structs, a non-commutative op, guarded buffers. */
+/* coll_reduce_property.c — Allreduce, Reduce (every root), Iallreduce and Reduce_scatter_block
+ * give every rank the right bits and the same bits (issue 34): builtin ops, BLACS absmax structs,
+ * a non-commutative op, guarded buffers. */
 #include "check.h"
 #include <complex.h>
 #include <math.h>
