@@ -231,34 +231,26 @@ static void combine(const struct cs *c, unsigned char *acc, const unsigned char 
         unsigned char *a = acc + e * c->ext;
         const unsigned char *b = in + e * c->ext;
         switch (c->kind) {
-        case F_SUM: case F_MAX: {
-            float x, y;
-            memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);
-            x = c->kind == F_SUM ? x + y : (y > x ? y : x);
-            memcpy(a, &x, sizeof x);
-            break;
-        }
-        case D_SUM: case D_MAX: {
-            double x, y;
-            memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);
-            x = c->kind == D_SUM ? x + y : (y > x ? y : x);
-            memcpy(a, &x, sizeof x);
-            break;
-        }
-        case C_SUM: {
+/* a := a + b (SUM) or the larger of the two (MAX), on one value of type T */
+#define SCALAR_OP(T, SUM)                                                                          \
+    {                                                                                              \
+        T x, y;                                                                                    \
+        memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);                                          \
+        x = c->kind == (SUM) ? x + y : (y > x ? y : x);                                            \
+        memcpy(a, &x, sizeof x);                                                                   \
+        break;                                                                                     \
+    }
+        case F_SUM: case F_MAX: SCALAR_OP(float, F_SUM)
+        case D_SUM: case D_MAX: SCALAR_OP(double, D_SUM)
+        case C_SUM: { /* complex has no MAX, and no > */
             float complex x, y;
             memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);
             x += y;
             memcpy(a, &x, sizeof x);
             break;
         }
-        case I_SUM: case I_MAX: {
-            int x, y;
-            memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);
-            x = c->kind == I_SUM ? x + y : (y > x ? y : x);
-            memcpy(a, &x, sizeof x);
-            break;
-        }
+        case I_SUM: case I_MAX: SCALAR_OP(int, I_SUM)
+#undef SCALAR_OP
         case AMX_F: case AMX_D: case AMX_C:
             amx_elem(c->kind, a, b, c->nval, c->idist);
             break;
