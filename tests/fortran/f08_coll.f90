@@ -1,6 +1,7 @@
 ! f08_coll.f90 — collectives through `use mpi_f08`, every root: scatter(v), gather(v), allgather(v),
-! alltoall(v), reduce_scatter(_block), scan, exscan, MPI_IN_PLACE, user-visible MPI_Op handles,
-! and the nonblocking forms completed by MPI_Wait/MPI_Waitall; every element is checked.
+! alltoall(v), reduce_scatter(_block), scan, exscan, MPI_IN_PLACE (-1 in the counts it makes unused),
+! user-visible MPI_Op handles, and the nonblocking forms completed by MPI_Wait/MPI_Waitall; every
+! element is checked.
 program f08_coll
   use mpi_f08
   implicit none
@@ -123,6 +124,11 @@ program f08_coll
   if (x /= 4.25d0 .or. got /= np * (np - 1) / 2) stop 16
   if (any(r(1:np) /= [((i - 1) * 100 + me, i = 1, np)])) stop 17
   if (any(reqs /= MPI_REQUEST_NULL)) stop 18
+  ! in place, the send count and type are not used: -1 and MPI_DATATYPE_NULL pass
+  call MPI_Ialltoall(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, r, 1, MPI_INTEGER, MPI_COMM_WORLD, reqs(1), ierr)
+  if (ierr /= MPI_SUCCESS) stop 19
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+  if (any(r(1:np) /= [(me * 100 + i - 1, i = 1, np)])) stop 20
   call MPI_Ibarrier(MPI_COMM_WORLD, reqs(1))
   call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
   deallocate(s, r, cnts, dsps, rcnts, rdsps)

@@ -1,4 +1,5 @@
-! f90_coll: collectives from Fortran: bcast, gather, allgather with MPI_IN_PLACE, alltoall,
+! f90_coll: collectives from Fortran: bcast, gather, allgather with MPI_IN_PLACE, alltoall (and in place
+! with unused arguments -1 in ialltoall and igather),
 ! allreduce with a predefined op and with a non-commutative user op written in Fortran,
 ! reduce with MINLOC on 2INTEGER, nonblocking and persistent forms.
 module affine_op
@@ -60,6 +61,26 @@ program f90_coll
     call MPI_ALLTOALL(sb, 1, MPI_INTEGER, rb, 1, MPI_INTEGER, MPI_COMM_WORLD, ierr)
     do i = 1, np
         call check(rb(i) == 1000 * (i - 1) + me, 'alltoall')
+    end do
+    ! in place, the send count and type are not used: -1 and MPI_DATATYPE_NULL pass
+    call MPI_IALLTOALL(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, rb, 1, MPI_INTEGER, MPI_COMM_WORLD, req, ierr)
+    call check(ierr == MPI_SUCCESS, 'ialltoall in place with send count -1 returned an error')
+    call MPI_WAIT(req, MPI_STATUS_IGNORE, ierr)
+    do i = 1, np
+        call check(rb(i) == 1000 * me + (i - 1), 'ialltoall in place')
+    end do
+    gat = -1
+    if (me == np - 1) then
+        gat(me + 1) = 9 * me
+        call MPI_IGATHER(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, gat, 1, MPI_INTEGER, np - 1, MPI_COMM_WORLD, req, ierr)
+    else
+        buf(1) = 9 * me
+        call MPI_IGATHER(buf, 1, MPI_INTEGER, gat, -1, MPI_DATATYPE_NULL, np - 1, MPI_COMM_WORLD, req, ierr)
+    end if
+    call check(ierr == MPI_SUCCESS, 'igather in place with send count -1 returned an error')
+    call MPI_WAIT(req, MPI_STATUS_IGNORE, ierr)
+    do i = 1, np
+        call check(me /= np - 1 .or. gat(i) == 9 * (i - 1), 'igather in place')
     end do
 
     ! allreduce: sum in place

@@ -219,3 +219,19 @@ for m in "af abi/conv.h 4101 58" "af abi/conv.h 4102 58" "af abi/conv.h 4103 16"
 done
 grep -q '^#define af_error_code_in(x) (x)$' "$TMP/out/abi/conv.h" || fail "af_error_code_in is no longer the identity"
 echo "MPIX error classes map to their standard_class on the standard ABI, stay MPIX on the MPICH face"
+# The nonblocking (MPI_Ix) and persistent (MPI_X_init) forms of a collective leave unused and
+# unchecked the same arguments as its blocking form (significant, unused_if_in_place)
+python3 - <<'PY' || fail "a collective's forms disagree on which arguments are unused"
+import json, sys
+recs = {r['name']: r for r in json.load(open('spec/procedures/collectives.json'))}
+marks = lambda r: {q['name']: (q.get('significant'), q.get('unused_if_in_place')) for q in r['params']}
+bad = []
+for name, r in recs.items():
+    for form in ('MPI_I' + name[4].lower() + name[5:], name + '_init'):
+        if form in recs:
+            want, got = marks(r), marks(recs[form])
+            bad += ['%s %s: %s, %s: %s' % (form, p, got[p], name, want[p]) for p in want if p in got and got[p] != want[p]]
+print('\n'.join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+echo "the blocking, nonblocking and persistent forms of every collective mark the same arguments unused"
