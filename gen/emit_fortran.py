@@ -247,6 +247,14 @@ def conversion(proc, callbacks=None, abi=False):
                 post.append('*%s = (MPI_Fint)c_%s;' % (n, n))
         elif k.map == 'weights':
             args.append('ff_weights(%s)' % n)
+        elif p.fortran_one_based and p.is_array:  # counted from 1, those the call filled
+            args.append('(%s)%s' % (_cptr(p), n))
+            cleanup.append('ff_indices_out(rc_, %s, %s);' % (n, '*' + p.filled))
+        elif p.fortran_one_based:  # counted from 1, when the call set it
+            # C text: MPI_UNDEFINED, the C face's value of an index not set
+            locals_.append('int c_%s = MPI_UNDEFINED;' % n)
+            args.append('&c_%s' % n)
+            cleanup.append('ff_index_out(rc_, c_%s, %s);' % (n, n))
         elif p.is_array or p.dir != 'in' or p.pointer:
             args.append('(%s)%s' % (_cptr(p), n))
         else:

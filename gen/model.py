@@ -35,7 +35,7 @@ ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
               'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'checked_by_runtime',
-              'c', 'fortran', 'dims_of', 'written_if'}
+              'c', 'fortran', 'dims_of', 'written_if', 'fortran_one_based'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -144,6 +144,9 @@ class Param:
     checked_by_runtime: bool = False
     # an IN array of ranks (or of (first, last, stride) triplets) that may not name a rank twice
     distinct: bool = False
+    # an OUT index into an array argument (MPI_Waitany's index, MPI_Waitsome's indices): C counts
+    # from 0, Fortran from 1 (MPI_UNDEFINED stays); an array of them is its `filled` entries long
+    fortran_one_based: bool = False
     # an IN handle whose object the call needs to be of a sort (REQUIRES): the bad-input
     # matrix gives such a parameter a default object of that sort
     requires: Optional[str] = None
@@ -363,6 +366,10 @@ def _params(raw, kinds, where):
             raise SpecError('%s: parameter %r: checked_by_runtime applies to ranks with accepts' % (where, p.get('name')))
         if p.get('status_error') and (kinds[kname].cls != 'status' or p['dir'] == 'out' or 'length' in p):
             raise SpecError('%s: parameter %r: status_error applies to single IN or INOUT statuses' % (where, p.get('name')))
+        if p.get('fortran_one_based') and (kinds[kname].cls != 'int' or p['dir'] != 'out'
+                                           or p.get('length') not in (None, '*') or (p.get('length') and 'filled' not in p)):
+            raise SpecError('%s: parameter %r: fortran_one_based applies to OUT integers and to \'*\'-long arrays of '
+                            'them with filled' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
             raise SpecError('%s: parameter %r: not_null applies to IN handles without null_handle' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
@@ -373,7 +380,7 @@ def _params(raw, kinds, where):
                          elements=p.get('elements'), max_length=p.get('max_length'), extent=p.get('extent'),
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), written_if=p.get('written_if'), dims_of=p.get('dims_of'),
-                         not_null=p.get('not_null', False),
+                         not_null=p.get('not_null', False), fortran_one_based=p.get('fortran_one_based', False),
                          rank_of=rank_of, distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
                          checked_by_runtime=p.get('checked_by_runtime', False),

@@ -56,6 +56,11 @@ void ff_argv_free(char **argv);
 /* LOGICAL arrays to int arrays and back (n elements); the caller frees the copy. */
 int *ff_logicals_in(const MPI_Fint *f, MPI_Fint n);
 void ff_logicals_out(const int *c, MPI_Fint *f, MPI_Fint n);
+/* Indices into an array argument, counted from 1 in Fortran: *f = c + 1 when the call set c
+ * (c >= 0), c (MPI_UNDEFINED) when it succeeded without; the first n of f (none if n is
+ * MPI_UNDEFINED) shifted likewise when the call rc succeeded or failed in MPI_ERR_IN_STATUS. */
+void ff_index_out(int rc, int c, MPI_Fint *f);
+void ff_indices_out(int rc, MPI_Fint *f, MPI_Fint n);
 /* INTEGER addresses (MPI-1 calls) widened to MPI_Aint; the caller frees the copy. */
 MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
 /* The value Fortran sees for an attribute read through C: predefined keys (integer

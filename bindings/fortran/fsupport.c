@@ -82,6 +82,24 @@ void ff_logicals_out(const int *c, MPI_Fint *f, MPI_Fint n)
         f[i] = c[i] ? 1 : 0;
 }
 
+void ff_index_out(int rc, int c, MPI_Fint *f)
+{
+    if (c >= 0)
+        *f = c + 1;
+    else if (rc == MPI_SUCCESS)
+        *f = c;
+}
+
+void ff_indices_out(int rc, MPI_Fint *f, MPI_Fint n)
+{
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS && (PMPI_Error_class(rc, &cls) != MPI_SUCCESS || cls != MPI_ERR_IN_STATUS))
+        return;
+    for (MPI_Fint i = 0; i < n; i++)
+        if (f[i] >= 0)
+            f[i] += 1;
+}
+
 MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n)
 {
     MPI_Aint *c = malloc(sizeof *c * (size_t)(n > 0 ? n : 1));

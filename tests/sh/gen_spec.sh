@@ -38,6 +38,8 @@ bad_callback() { refused callbacks.json "$@"; }
 bad "p['dest']['acepts'] = ['MPI_PROC_NULL']" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest' has unknown field 'acepts'"
 bad "r['colective'] = True" "spec error: procedures/pt2pt.json: MPI_Send: unknown field 'colective'"
+bad "p['count']['fortran_one_based'] = True" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'count': fortran_one_based applies to OUT integers"
 bad "p['dest']['kind'] = 'RANKK'" "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest' has unknown kind 'RANKK'"
 bad "p['dest']['accepts'] = ['MPI_ANY_TAG']" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest': accepts ['MPI_ANY_TAG']: a rank accepts one of"
