@@ -104,7 +104,7 @@ static int delete_attr(rt_comm *comm, rt_keyval *kv, const char *fn, const char 
 /* MPI_Comm_get_attr, C semantics: *(void **)attribute_val = the stored value (the pointer C
  * code set) and *flag = 1, or *flag = 0 if comm has none. Predefined keys: a pointer to an
  * int the runtime owns (valid until finalize; the same on every communicator; MPI_LASTUSEDCODE
- * follows MPI_Add_error_*). Bad comm: RT_ERR_COMM; invalid, freed or non-communicator
+ * follows MPI_Add_error_*). Bad comm: RT_ERR_COMM; invalid, gone or non-communicator
  * keyval: RT_ERR_KEYVAL; NULL pointers: RT_ERR_ARG. */
 int rt_Comm_get_attr(rt_comm *comm, rt_keyval *comm_keyval, void *attribute_val, int *flag)
 {

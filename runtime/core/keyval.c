@@ -36,11 +36,10 @@ int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const c
 
     if (!rt_obj_is(kv, RT_CLASS_KEYVAL))
         return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s'%s", arg, kv ? "" : " = MPI_KEYVAL_INVALID");
-    if (!kv->freed && kv->obj.subkind == cls)
+    /* a freed keyval still alive is still in use by attributes: as valid as before the free */
+    if (kv->obj.subkind == cls)
         return RT_SUCCESS; /* the hot path: no message formatted */
     describe(kv, d, sizeof d);
-    if (kv->freed)
-        return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: it was freed", arg, d);
     return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: a %s keyval, not a %s keyval", arg, d,
                     kind_name(kv->obj.subkind), kind_name(cls));
 }
@@ -78,8 +77,10 @@ int rt__keyval_free(int cls, rt_keyval **kv, const char *fn, const char *arg)
     if ((*kv)->obj.builtin)
         return rt_raise(NULL, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: a predefined keyval cannot be freed",
                         arg, rt_builtin_desc[(*kv)->obj.index].name);
-    (*kv)->freed = 1;
-    rt__obj_release(&(*kv)->obj);
+    if (!(*kv)->freed) { /* a second free while attributes keep it alive: nothing more (MPICH) */
+        (*kv)->freed = 1;
+        rt__obj_release(&(*kv)->obj);
+    }
     *kv = NULL;
     return RT_SUCCESS;
 }
@@ -99,8 +100,9 @@ int rt_Keyval_create(rt_callback copy_fn, rt_callback delete_fn, rt_keyval **key
     return rt__keyval_create(RT_CLASS_COMM, copy_fn, delete_fn, extra_state, keyval, __func__);
 }
 
-/* MPI_Comm_free_keyval: *comm_keyval = MPI_KEYVAL_INVALID; the keyval lives on while
- * attributes use it. Not a communicator keyval, freed, predefined: RT_ERR_KEYVAL. */
+/* MPI_Comm_free_keyval: *comm_keyval = MPI_KEYVAL_INVALID; the keyval lives on, valid, while
+ * attributes use it (freeing it again then does nothing more). Not a communicator keyval,
+ * gone, predefined: RT_ERR_KEYVAL. */
 int rt_Comm_free_keyval(rt_keyval **comm_keyval)
 {
     return rt__keyval_free(RT_CLASS_COMM, comm_keyval, __func__, "comm_keyval");

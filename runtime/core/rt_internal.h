@@ -102,13 +102,14 @@ struct rt_info {
  * obj.subkind = the class they attach to; the other fields unused). User keyvals
  * (MPI_*_create_keyval, MPI_Keyval_create): obj.subkind = the class of the objects they
  * attach to; the user holds one reference until *_free_keyval (then `freed`), every
- * attribute using it holds one more, so it lives until its last attribute is deleted. */
+ * attribute using it holds one more, so it lives, and its handle stays valid for every call,
+ * until its last attribute is deleted; its handle value is not reused before. */
 struct rt_keyval {
     rt_obj obj;
     rt_callback copy;    /* fn NULL: MPI_*_NULL_COPY_FN (attribute not copied) */
     rt_callback del;     /* fn NULL: MPI_*_NULL_DELETE_FN (nothing called) */
     void *extra_state;
-    uint8_t freed;       /* the user freed it: no longer usable as an argument */
+    uint8_t freed;       /* the user's reference is dropped (a second free drops nothing) */
 };
 
 
@@ -622,7 +623,7 @@ int rt__attrs_finalize(void);
 /* ------------------------------------------------------------ keyvals (keyval.c) */
 
 /* RT_SUCCESS if kv may be used by the user as argument `arg` of fn on an object of class
- * cls (a live keyval, not freed, made for cls); else raises RT_ERR_KEYVAL on eo naming fn,
+ * cls (a live keyval, freed or not, made for cls); else raises RT_ERR_KEYVAL on eo naming fn,
  * arg and the keyval, and returns the code. */
 int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg);
 /* MPI_*_create_keyval for objects of class cls: a new user keyval in *out. RT_ERR_NO_MEM
@@ -630,7 +631,9 @@ int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const c
 int rt__keyval_create(int cls, rt_callback copy, rt_callback del, void *extra_state, rt_keyval **out,
                       const char *fn);
 /* MPI_*_free_keyval for class cls: checks *kv (rt__keyval_check; predefined keyvals cannot
- * be freed), marks it freed, drops the user's reference, *kv = NULL (MPI_KEYVAL_INVALID). */
+ * be freed), marks it freed and drops the user's reference unless it was freed already (a
+ * copy of the handle freed again while attributes keep it alive), *kv = NULL
+ * (MPI_KEYVAL_INVALID). */
 int rt__keyval_free(int cls, rt_keyval **kv, const char *fn, const char *arg);
 
 /* ------------------------------------------------------------ info (info.c, info_env.c) */

@@ -9,7 +9,7 @@ static int check(rt_keyval *kv, const char *fn)
 }
 
 /* MPI_Type_get_attr, C semantics: *(void **)attribute_val = the stored value and *flag = 1,
- * or *flag = 0 if datatype has none. Invalid, freed or non-datatype keyval: RT_ERR_KEYVAL;
+ * or *flag = 0 if datatype has none. Invalid, gone or non-datatype keyval: RT_ERR_KEYVAL;
  * NULL pointers: RT_ERR_ARG. */
 int rt_Type_get_attr(rt_type *datatype, rt_keyval *type_keyval, void *attribute_val, int *flag)
 {

@@ -37,7 +37,7 @@ static void *predefined_value(rt_win *win, int id, int *flag)
 }
 
 /* MPI_Win_get_attr, C semantics: *(void **)attribute_val = the stored value and *flag = 1, or
- * *flag = 0 if win has none; predefined keys: see predefined_value. Invalid, freed or
+ * *flag = 0 if win has none; predefined keys: see predefined_value. Invalid, gone or
  * non-window keyval: RT_ERR_KEYVAL; NULL pointers: RT_ERR_ARG. */
 int rt_Win_get_attr(rt_win *win, rt_keyval *win_keyval, void *attribute_val, int *flag)
 {

@@ -1,10 +1,11 @@
 C     f77_attr: MPI-1 caching in fixed form with include 'mpif.h':
 C     MPI_KEYVAL_CREATE with INTEGER callbacks and with MPI_DUP_FN,
-C     MPI_ATTR_PUT/GET/DELETE, MPI_KEYVAL_FREE, copy on MPI_COMM_DUP.
+C     MPI_ATTR_PUT/GET/DELETE, MPI_KEYVAL_FREE, copy on MPI_COMM_DUP,
+C     a freed keyval still in use.
       PROGRAM F77ATTR
       IMPLICIT NONE
       INCLUDE 'mpif.h'
-      INTEGER IERR, KU, KD, KN, C1, C2, IVAL, NLOG, LOGV(32)
+      INTEGER IERR, KU, KD, KN, KS, C1, C2, IVAL, NLOG, LOGV(32)
       INTEGER (KIND=MPI_ADDRESS_KIND) AVAL
       LOGICAL FLAG
       COMMON /F77LOG/ NLOG, LOGV
@@ -84,7 +85,19 @@ C     predefined attributes are values
       CALL MPI_KEYVAL_FREE(KU, IERR)
       CALL CHECK(IERR .EQ. MPI_SUCCESS .AND.
      &     KU .EQ. MPI_KEYVAL_INVALID, 'KEYVAL_FREE')
+C     a keyval freed while C1 still uses it keeps its handle for every
+C     call until its last attribute goes (a copy of the handle: KS)
+      KS = KD
       CALL MPI_KEYVAL_FREE(KD, IERR)
+      CALL MPI_ATTR_GET(C1, KS, IVAL, FLAG, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS .AND. FLAG .AND.
+     &     IVAL .EQ. -20, 'GET FREED IN USE')
+      CALL MPI_ATTR_PUT(C1, KS, -21, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'PUT FREED IN USE')
+      CALL MPI_ATTR_GET(C1, KS, IVAL, FLAG, IERR)
+      CALL CHECK(FLAG .AND. IVAL .EQ. -21, 'GET AFTER PUT')
+      CALL MPI_ATTR_DELETE(C1, KS, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'DELETE FREED IN USE')
       CALL MPI_KEYVAL_FREE(KN, IERR)
       CALL MPI_FINALIZE(IERR)
       END
