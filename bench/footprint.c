@@ -9,13 +9,33 @@
  *   hwm KIB, pss KIB     VmHWM (/proc/self/status) and Pss (/proc/self/smaps_rollup) just
  *                        before MPI_Finalize
  *   ok                   last line: the allreduce gave the right sum
+ * and, before MPI_Init, DIR/job.<pid> holding SWITCHYARD_JOBID when the launcher set it
+ * (Switchyard's mpiexec): the job's own /dev/shm names, which footprint.py may remove.
  * Usage: footprint DIR */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
+
+/* Writes DIR/job.<pid> with SWITCHYARD_JOBID, if set, so that footprint.py knows which /dev/shm
+ * names are the job's even if the job dies in MPI_Init. */
+static void note_job_id(const char *dir)
+{
+    const char *id = getenv("SWITCHYARD_JOBID");
+    char path[4096];
+    FILE *f;
+    if (!id || !*id)
+        return;
+    snprintf(path, sizeof path, "%s/job.%ld", dir, (long)getpid());
+    f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%s\n", id);
+        fclose(f);
+    }
+}
 
 /* The value of "KEY:   N kB" in a /proc file, or -1. */
 static long proc_kib(const char *path, const char *key)
@@ -42,6 +62,8 @@ int main(int argc, char **argv)
     char path[4096], line[4096];
     FILE *out, *maps;
 
+    if (argc >= 2)
+        note_job_id(argv[1]);
     MPI_Init(&argc, &argv);
     clock_gettime(CLOCK_REALTIME, &ts);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

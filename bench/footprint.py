@@ -15,8 +15,11 @@
 # The launcher's own processes (mpiexec, Hydra's proxy, mpirun) are in wall_s but not in the
 # memory figures. A run that fails, times out (FOOTPRINT_TIMEOUT seconds, default 240) or would
 # not fit in /dev/shm or memory prints no rows for that NP and says why on stderr; the job's
-# processes (its session, and anything running BINARY) are killed and /dev/shm files it created
-# and left are removed. BENCH_LOCK=FILE holds flock(FILE) for the whole call.
+# processes (its session, and anything running BINARY) are killed and /dev/shm files it left are
+# removed when they are provably its own: named after a Switchyard job id the ranks wrote
+# (DIR/job.PID, bench/footprint.c), as mpiexec's own sweep matches them. Anything else that
+# appeared meanwhile (another job's, MPICH's or Open MPI's, whose names carry no id of ours) is
+# only reported, never removed. BENCH_LOCK=FILE holds flock(FILE) for the whole call.
 # Usage: footprint.py IMPL BINARY "NP..." LAUNCHER [ARG...]   (the launcher gets -n NP BINARY DIR)
 import fcntl
 import os
@@ -72,6 +75,27 @@ def kill_job(sid, binary):
                 os.kill(int(pid), signal.SIGKILL)
         except (OSError, ValueError, IndexError):
             pass
+
+
+def job_ids(d):
+    """The Switchyard job ids the ranks wrote in DIR/job.PID: at least 16 hex digits, as
+    mpiexec's sweep requires before it matches names with one."""
+    ids = set()
+    for name in os.listdir(d):
+        if not name.startswith('job.'):
+            continue
+        try:
+            v = open(os.path.join(d, name)).read().strip()
+        except OSError:
+            continue
+        if len(v) >= 16 and all(c in '0123456789abcdefABCDEF' for c in v):
+            ids.add(v)
+    return ids
+
+
+def own_shm(names, ids):
+    """The names among NAMES that are provably the job's: 'switchyard-<id>-...' for one of IDS."""
+    return [f for f in names if any(f.startswith('switchyard-%s-' % i) for i in ids)]
 
 
 def read_ranks(d, n):
@@ -134,7 +158,8 @@ def run(impl, binary, n, launcher, timeout):
     kill_job(p.pid, binary)
     if rc is None:
         p.wait()
-    left = sorted(set(os.listdir(SHM)) - before)
+    appeared = sorted(set(os.listdir(SHM)) - before)
+    left = own_shm(appeared, job_ids(d))
     for f in left:
         try:
             os.unlink(os.path.join(SHM, f))
@@ -144,6 +169,11 @@ def run(impl, binary, n, launcher, timeout):
         print('footprint %s -n %d: removed %d file(s) the job left in %s (%s%s)' % (
             impl, n, len(left), SHM, ', '.join(left[:3]), ', ...' if len(left) > 3 else ''),
             file=sys.stderr)
+    kept = [f for f in appeared if f not in left]
+    if kept:
+        print('footprint %s -n %d: kept %d file(s) that appeared in %s but are not provably the '
+              "job's (%s%s)" % (impl, n, len(kept), SHM, ', '.join(kept[:3]), ', ...' if len(kept) > 3 else ''),
+              file=sys.stderr)
     if why is None and rc != 0:
         err.seek(0)
         tail = err.read().strip().splitlines()[-3:]
