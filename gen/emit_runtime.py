@@ -24,7 +24,7 @@ def int_constants(spec):
 
 def builtins(spec):
     """Predefined objects: one per distinct (handle class, value); aliases share one.
-    Returns [(id_name, class, [constant names])]."""
+    Returns [(id_name, class, [constant names, its own name first])]."""
     out, seen = [], {}
     # the null handles (spec/handles.json) are no objects; a keyval's (an int) is a builtin
     nulls = {model.HANDLE_TABLES['null'][h] for h in model.HANDLE_CLASSES if model.HANDLE_TABLES['c'][h] != 'int'}
@@ -41,6 +41,11 @@ def builtins(spec):
         entry = ['RT_B_' + rt_name(c.name)[3:], cls, [c.name]]
         seen[key] = entry
         out.append(entry)
+    # an object's name (MPI_Type_get_name) is that of the constant no other is a synonym of
+    # (same_value_as): MPI_LONG_LONG_INT, not MPI_LONG_LONG
+    synonym = {c.name for c in spec.constants if c.same_value_as}
+    for entry in out:
+        entry[2].sort(key=lambda n: n in synonym)
     return out
 
 

@@ -95,9 +95,9 @@ bad_const "c['MPIX_ERR_EAGAIN']['standard_class'] = 'MPIX_ERR_REVOKED'" \
     "spec error: constants.json: MPIX_ERR_EAGAIN: standard_class 'MPIX_ERR_REVOKED' is not an error class of the standard ABI"
 bad_const "c['MPI_UNDEFINED']['value_maps'] = ['rank', 'ranks']" \
     "spec error: constants.json: MPI_UNDEFINED: value_maps ['rank', 'ranks']: unknown map"
-bad_const "c['MPI_LONG_LONG_INT']['same_value_as'] = 'MPI_LONG_LONGG'" \
-    "spec error: constants.json: MPI_LONG_LONG_INT: same_value_as 'MPI_LONG_LONGG' is no constant"
-bad_const "del c['MPI_LONG_LONG_INT']['same_value_as']" \
+bad_const "c['MPI_LONG_LONG']['same_value_as'] = 'MPI_LONG_LONG_INTT'" \
+    "spec error: constants.json: MPI_LONG_LONG: same_value_as 'MPI_LONG_LONG_INTT' is no constant"
+bad_const "del c['MPI_LONG_LONG']['same_value_as']" \
     "spec error: constants MPI_LONG_LONG, MPI_LONG_LONG_INT share the value 523 in the abi ABI"
 bad_const "c['MPI_BOTTOM']['fortran_common'] = {'block': 'MPIPRIV1', 'place': 1}" \
     "spec error: constants.json: MPI_BOTTOM: fortran_common {'block': 'MPIPRIV1', 'place': 1} is not {\"block\": NAME"
