@@ -15,17 +15,25 @@
 #define TCP_CHUNK (1u << 20)        /* largest DATA frame */
 #define TCP_MAGIC 0x3150435459575331ull /* "1SWYTCP1": the first frame of a connection */
 #define TCP_CHAL_MAGIC 0x3248435459575331ull /* "1SWYTCH2": the acceptor's challenge */
+#define TCP_ACK_MAGIC 0x334b415459575331ull /* "1SWYTAK3": the acceptor took our HELLO */
 #define TCP_NONCE 32                /* random bytes of a challenge */
 #define TCP_MAC 32                  /* HMAC-SHA256 bytes, the payload of HELLO */
-#define TCP_AUTH_NS 1000000000LL    /* an accepted connection has this long to authenticate */
+#define TCP_AUTH_NS 1000000000LL    /* an accepted connection has this long to authenticate,
+                                     * unless SWITCHYARD_TCP_HANDSHAKE_TIMEOUT says otherwise */
 #define TCP_SECRET_MAX 128          /* bytes of the job's secret (the hex text is the key) */
+#define TCP_REDIALS_MAX 100         /* our connections to one peer it may drop before acknowledging
+                                     * them (a rank of the job: only when silent for its handshake
+                                     * timeout) before we give up on it */
 #define TCP_EVENTS 64
 #define TCP_RBUF 8192               /* read-ahead of a connection: reads of fewer bytes go through it */
 
 /* The handshake. The acceptor writes a challenge at once; the connector answers with HELLO
  * whose payload is HMAC-SHA256(secret, "switchyard-tcp-v1" || nonce || sender rank || receiver
  * rank), ranks as 4 bytes big-endian. Nothing else is written before, or read before it
- * is checked. */
+ * is checked. The acceptor then writes TCP_ACK_MAGIC (8 bytes), and only then does the
+ * connector write other frames: a connection that ends before that acknowledgement was dropped
+ * unauthenticated (the acceptor found us too slow), nothing of it was read, and the connector
+ * connects again instead of taking the end for the peer's death. */
 struct tcp_challenge {
     uint64_t magic;             /* TCP_CHAL_MAGIC */
     unsigned char nonce[TCP_NONCE];
@@ -63,6 +71,10 @@ struct tcp_peer {
     struct tcp_challenge chal;  /* the challenge as read */
     size_t chal_got;
     unsigned char *mac;         /* the HELLO's payload (queued first), filled from chal */
+    int confirming;             /* HELLO written, waiting for TCP_ACK_MAGIC: nothing else written */
+    uint64_t ack;               /* the acknowledgement as read */
+    size_t ack_got;
+    unsigned redials;           /* connections dropped before the acknowledgement, made again */
     int polling_out;            /* its epoll entry asks for EPOLLOUT */
     struct tcp_out *q, *q_last; /* frames not fully written */
     int pid;                    /* on our node: its process id (0: not fetched yet) */
@@ -79,7 +91,7 @@ struct tcp_conn {
     int fd;
     int peer;                   /* world rank after HELLO, -1 before */
     unsigned char nonce[TCP_NONCE]; /* the challenge we sent */
-    long long born_ns;          /* accepted then: still unauthenticated TCP_AUTH_NS later, dropped */
+    long long born_ns;          /* accepted then: still unauthenticated tcp_g.auth_ns later, dropped */
     char from[48];              /* "address:port" of the other end, for the log */
     int offence;                /* TCP_CLOSED or TCP_DROP_*, set when tcp_read returns -1 */
     struct tcp_frame f;
@@ -124,6 +136,8 @@ struct tcp_state {
     unsigned char secret[TCP_SECRET_MAX];
     size_t secret_len;
     unsigned logged;            /* offence kinds already logged (one line each per process) */
+    long long auth_ns;          /* SWITCHYARD_TCP_HANDSHAKE_TIMEOUT, else TCP_AUTH_NS: an accepted
+                                 * connection still unauthenticated this long after accept is dropped */
     struct tcp_peer *peer;      /* world_size entries */
     struct tcp_conn *conns;     /* authenticated connections, from tcp_gate_take */
     struct tp_pool sends, recvs;
@@ -174,6 +188,19 @@ int tcp_answer(int dst);
 int tcp_answer_from(int dst, tcp_source src, void *ctx);
 /* Peer r is gone: fails what is pending with it, then tells the engine once. */
 void tcp_fail_peer(int r);
+/* Whether our connection to dst has not finished its handshake (connecting, reading the
+ * challenge, writing HELLO or waiting for the acknowledgement): its end is no evidence that dst
+ * died, only that dst dropped us (tcp_redial). */
+int tcp_handshaking(int dst);
+/* HELLO written to dst (confirming): reads the acceptor's acknowledgement. 0 while waiting, 1
+ * when it came (frames may be written now), -1 if dst failed (a wrong acknowledgement). A
+ * connection that ends before it is made again (tcp_redial), and 0 is returned. */
+int tcp_confirm(int dst);
+/* dst closed our connection before the handshake finished (it dropped us as too slow): closes
+ * it and connects again, with a fresh HELLO ahead of the frames still queued (none of them was
+ * written). If the new connection cannot be made (refused: nobody listens, dst is dead), dst is
+ * marked gone and progress fails it. */
+void tcp_redial(int dst);
 
 /* ---- tcp_auth.c: the job's secret and the MAC ------------------------------------------ */
 /* Takes the job's secret from SWITCHYARD_JOB_SECRET (>= 32 hex digits); without it, rank 0
@@ -192,7 +219,7 @@ long long tcp_now_ns(void);
 
 /* ---- tcp_gate.c: the gatekeeper thread ------------------------------------------------ */
 /* Starts the thread that accepts on tcp_g.listen_fd (the secret must be known), challenges
- * each connection and drops the ones not authenticated within TCP_AUTH_NS, logging them
+ * each connection and drops the ones not authenticated within tcp_g.auth_ns, logging them
  * (tcp_conn_log); an event with data.u64 == 0 on engine_ep then says authenticated ones wait
  * for tcp_gate_take. 0 or an error class. */
 int tcp_gate_start(int engine_ep);

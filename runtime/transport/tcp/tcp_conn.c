@@ -1,6 +1,7 @@
 /* tcp_conn.c — connections: ours to a peer, made on the first frame to it from the address it
- * published, answering its challenge; theirs to us once authenticated (tcp_gate.c accepts
- * them), closed and their offences logged; and a peer's failure. */
+ * published, answering its challenge, made again if dropped before its acknowledgement; theirs
+ * to us once authenticated (tcp_gate.c accepts them), closed and their offences logged; and a
+ * peer's failure. */
 #define _GNU_SOURCE
 #include "tcp.h"
 
@@ -92,8 +93,8 @@ int tcp_connect(int dst)
     }
     p->out_fd = fd;
     p->connecting = 1; /* writable once connected: tcp_answer clears this */
-    p->authing = 0;
-    p->chal_got = 0;
+    p->authing = p->confirming = 0;
+    p->chal_got = p->ack_got = 0;
     ev = (struct epoll_event){ .events = EPOLLOUT, .data.u64 = (uint64_t)dst << 1 | 1 };
     p->polling_out = 1;
     epoll_ctl(tcp_g.epfd, EPOLL_CTL_ADD, fd, &ev);
@@ -101,7 +102,10 @@ int tcp_connect(int dst)
     o->f = hello;
     o->data = o->owned = p->mac = mac; /* filled once the challenge is read */
     o->len = TCP_MAC;
-    p->q = p->q_last = o; /* the queue is empty before the first frame */
+    o->next = p->q; /* empty before the first frame; after a redial, frames none of which was written */
+    p->q = o;
+    if (!p->q_last)
+        p->q_last = o;
     return 0;
 }
 
@@ -154,6 +158,78 @@ int tcp_answer_from(int dst, tcp_source src, void *ctx)
     return 1;
 }
 
+int tcp_handshaking(int dst)
+{
+    const struct tcp_peer *p = &tcp_g.peer[dst];
+
+    return p->out_fd >= 0 &&
+           (p->connecting || p->authing || p->confirming || (p->q && p->q->f.type == TCP_HELLO));
+}
+
+int tcp_confirm(int dst)
+{
+    struct tcp_peer *p = &tcp_g.peer[dst];
+
+    if (p->dead || !p->confirming)
+        return 0;
+    while (p->ack_got < sizeof p->ack) {
+        ssize_t r = read(p->out_fd, (unsigned char *)&p->ack + p->ack_got, sizeof p->ack - p->ack_got);
+
+        if (r > 0)
+            p->ack_got += (size_t)r;
+        else if (r < 0 && errno == EINTR)
+            continue;
+        else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        else { /* dropped before the acknowledgement: dst took us for a silent stranger */
+            tcp_redial(dst);
+            return 0;
+        }
+    }
+    if (p->ack != TCP_ACK_MAGIC) {
+        tcp_fail_peer(dst);
+        return -1;
+    }
+    p->confirming = 0;
+    p->polling_out = -1; /* tcp_flush sets the interest from here on */
+    return 1;
+}
+
+void tcp_redial(int dst)
+{
+    struct tcp_peer *p = &tcp_g.peer[dst];
+    struct tcp_out *o = p->q;
+
+    if (p->dead)
+        return;
+    if (o && o->f.type == TCP_HELLO) { /* unwritten or partly written: the new one replaces it */
+        p->q = o->next;
+        if (!p->q)
+            p->q_last = NULL;
+        free(o->owned);
+        free(o);
+    }
+    p->mac = NULL;
+    if (p->out_fd >= 0) {
+        epoll_ctl(tcp_g.epfd, EPOLL_CTL_DEL, p->out_fd, NULL);
+        close(p->out_fd);
+        p->out_fd = -1;
+    }
+    p->connecting = p->authing = p->confirming = 0;
+    p->redials++;
+    if (tcp_g.debug)
+        fprintf(stderr, "switchyard: rank %d: tcp: rank %d dropped our connection before the handshake "
+                "finished (we were too slow for it): connecting again (%u)\n", tcp_g.env->world_rank,
+                dst, p->redials);
+    if (p->redials > TCP_REDIALS_MAX) {
+        fprintf(stderr, "switchyard: rank %d: tcp: rank %d dropped our connection %u times before the "
+                "handshake finished: giving up on it\n", tcp_g.env->world_rank, dst, p->redials);
+        p->gone = 1;
+    } else if (tcp_connect(dst) != 0) {
+        p->gone = 1; /* refused: nobody listens there any more */
+    }
+}
+
 void tcp_conn_free(struct tcp_conn *c)
 {
     close(c->fd);
@@ -179,22 +255,27 @@ void tcp_conn_log(const struct tcp_conn *c)
     static const char *const why[] = {
         [TCP_DROP_BAD] = "bad handshake",
         [TCP_DROP_AUTH] = "handshake failed authentication",
-        [TCP_DROP_SILENT] = "no handshake within 1 s",
+        [TCP_DROP_SILENT] = "no handshake within %g s", /* SWITCHYARD_TCP_HANDSHAKE_TIMEOUT */
         [TCP_DROP_EOF] = "closed before the handshake",
         [TCP_DROP_MALFORMED] = "malformed frame",
         [TCP_DROP_NOMEM] = "out of memory",
     };
     unsigned k = (unsigned)c->offence;
+    char text[64];
 
     if (k <= TCP_CLOSED || k >= sizeof why / sizeof *why ||
         (__atomic_fetch_or(&tcp_g.logged, 1u << k, __ATOMIC_RELAXED) & 1u << k))
         return;
+    if (k == TCP_DROP_SILENT)
+        snprintf(text, sizeof text, why[k], (double)tcp_g.auth_ns / 1e9);
+    else
+        snprintf(text, sizeof text, "%s", why[k]);
     if (c->peer >= 0)
         fprintf(stderr, "switchyard: rank %d: tcp: closed the connection from rank %d (%s): %s\n",
-                tcp_g.env->world_rank, c->peer, c->from, why[k]);
+                tcp_g.env->world_rank, c->peer, c->from, text);
     else
         fprintf(stderr, "switchyard: rank %d: tcp: dropped a connection from %s: %s\n",
-                tcp_g.env->world_rank, c->from, why[k]);
+                tcp_g.env->world_rank, c->from, text);
 }
 
 void tcp_fail_peer(int r)
@@ -213,7 +294,7 @@ void tcp_fail_peer(int r)
     }
     p->q = p->q_last = NULL;
     p->mac = NULL;
-    p->authing = 0;
+    p->authing = p->confirming = 0;
     if (p->out_fd >= 0) {
         epoll_ctl(tcp_g.epfd, EPOLL_CTL_DEL, p->out_fd, NULL);
         close(p->out_fd);

@@ -1,6 +1,7 @@
 /* tcp_gate.c — the gatekeeper: a thread that accepts every incoming connection, challenges it
  * and reads its HELLO whatever the program does meanwhile (computing outside MPI, for instance),
- * drops strangers within TCP_AUTH_NS, and hands authenticated connections to the engine. */
+ * drops strangers within tcp_g.auth_ns, and acknowledges and hands authenticated connections to
+ * the engine. */
 #define _GNU_SOURCE
 #include "tcp.h"
 
@@ -106,10 +107,12 @@ static void accept_all(void)
     }
 }
 
-/* Reads c's handshake: a stranger is dropped (and logged), an authenticated connection goes to
- * the engine with whatever it read ahead. */
+/* Reads c's handshake: a stranger is dropped (and logged), an authenticated connection is
+ * acknowledged (the connector writes its frames only then) and goes to the engine with whatever
+ * it read ahead. */
 static void read_handshake(struct tcp_conn *c)
 {
+    static const uint64_t ack = TCP_ACK_MAGIC;
     int rc = tcp_read(c);
 
     if (rc < 0) {
@@ -117,6 +120,9 @@ static void read_handshake(struct tcp_conn *c)
         tcp_conn_log(c);
         tcp_conn_free(c);
     } else if (c->peer >= 0) {
+        /* 8 bytes into a buffer that only ever held the 40 of the challenge: whole, or the
+         * connector is gone (then the engine finds the connection's end, as for any peer) */
+        if (send(c->fd, &ack, sizeof ack, MSG_NOSIGNAL) < 0) { /* the engine reads the end */ }
         unlink_pending(c);
         epoll_ctl(gate.ep, EPOLL_CTL_DEL, c->fd, NULL);
         pthread_mutex_lock(&gate.mx);
@@ -128,7 +134,8 @@ static void read_handshake(struct tcp_conn *c)
     }
 }
 
-/* Drops the connections still unauthenticated TCP_AUTH_NS after their accept; returns the ms
+/* Drops the connections still unauthenticated tcp_g.auth_ns after their accept (a late rank of
+ * the job connects again, tcp_redial); returns the ms
  * until the next one's time is up (-1: none pending). */
 static int drop_silent(void)
 {
@@ -137,7 +144,7 @@ static int drop_silent(void)
 
     for (c = gate.pending; c; c = nx) {
         nx = c->next;
-        long long left = c->born_ns + TCP_AUTH_NS - now;
+        long long left = c->born_ns + tcp_g.auth_ns - now;
         if (left <= 0) {
             unlink_pending(c);
             c->offence = TCP_DROP_SILENT;

@@ -117,6 +117,27 @@ static int listen_and_publish(const rt_tp_env *env)
     return env->kvs_put(key, val) < 0 ? RT_ERR_OTHER : 0;
 }
 
+/* SWITCHYARD_TCP_HANDSHAKE_TIMEOUT=<seconds> (a positive number, fractions allowed): how long an
+ * accepted connection may stay unauthenticated before the gatekeeper drops it; TCP_AUTH_NS
+ * without it. A bad value is said on stderr (rank 0) and the default kept. */
+static long long handshake_timeout(const rt_tp_env *env)
+{
+    const char *v = getenv("SWITCHYARD_TCP_HANDSHAKE_TIMEOUT");
+    char *end;
+    double s;
+
+    if (!v || !*v)
+        return TCP_AUTH_NS;
+    s = strtod(v, &end);
+    if (*end || !(s > 0) || s > 1e6) {
+        if (env->world_rank == 0)
+            fprintf(stderr, "switchyard: rank 0: tcp: SWITCHYARD_TCP_HANDSHAKE_TIMEOUT=%s is not a number "
+                    "of seconds above 0 (up to 1e6): using %g s\n", v, (double)TCP_AUTH_NS / 1e9);
+        return TCP_AUTH_NS;
+    }
+    return (long long)(s * 1e9);
+}
+
 /* rt_tp_ops.init: collective only when some rank needs TCP (every rank decides alike). */
 int tcp_init(const rt_tp_env *env)
 {
@@ -130,6 +151,7 @@ int tcp_init(const rt_tp_env *env)
     if ((force = getenv("SWITCHYARD_TCP_SOCKBUF")) != NULL)
         tcp_g.sockbuf = atoi(force) > 0 ? atoi(force) : 0;
     tcp_g.debug = (force = getenv("SWITCHYARD_DEBUG")) != NULL && strstr(force, "transport") != NULL;
+    tcp_g.auth_ns = handshake_timeout(env);
     for (r = 0; r < env->world_size && !need; r++) /* alike everywhere: some rank is elsewhere */
         need = wanted(env, r);
     if (!need)
@@ -237,7 +259,7 @@ int tcp_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
 }
 
 /* An event on our connection to dst: finishes a connect, reads the challenge and answers it,
- * then writes. */
+ * reads the acknowledgement of our HELLO, then writes. */
 static int writable(int dst)
 {
     struct tcp_peer *p = &tcp_g.peer[dst];
@@ -246,6 +268,12 @@ static int writable(int dst)
         return 0;
     if (p->connecting || p->authing) {
         int rc = tcp_answer(dst);
+
+        if (rc <= 0)
+            return rc < 0;
+    }
+    if (p->confirming) {
+        int rc = tcp_confirm(dst);
 
         if (rc <= 0)
             return rc < 0;
@@ -430,7 +458,8 @@ static void tcp_watch(int r)
             tcp_fail_peer(r);
         return;
     }
-    if (!p->connecting && !p->authing && recv(p->out_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+    /* the end of a connection still in its handshake says only that r dropped us (tcp_redial) */
+    if (!tcp_handshaking(r) && recv(p->out_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
         tcp_fail_peer(r);
 }
 

@@ -1,10 +1,12 @@
 /* tcp_out.c — the writing side: a FIFO of frames per peer on our connection to it, held until the
- * peer's challenge is answered, then written with nonblocking sends as the socket takes them. */
+ * peer's challenge is answered and our HELLO acknowledged, then written with nonblocking sends as
+ * the socket takes them. */
 #define _GNU_SOURCE
 #include "tcp.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -64,7 +66,7 @@ int tcp_flush(int dst)
     struct tcp_out *o;
     int wrote = 0;
 
-    while (!p->dead && !p->gone && !p->connecting && !p->authing && (o = p->q)) {
+    while (!p->dead && !p->gone && !p->connecting && !p->authing && !p->confirming && (o = p->q)) {
         struct iovec iov[2];
         int n = 0;
         ssize_t w;
@@ -81,7 +83,10 @@ int tcp_flush(int dst)
                 continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 break;
-            p->gone = 1; /* EPIPE, ECONNRESET: progress() fails what it holds */
+            if (o->f.type == TCP_HELLO)
+                tcp_redial(dst); /* dropped before the handshake finished: no sign of death */
+            else
+                p->gone = 1; /* EPIPE, ECONNRESET: progress() fails what it holds */
             return wrote;
         }
         wrote = 1;
@@ -93,6 +98,15 @@ int tcp_flush(int dst)
         p->q = o->next;
         if (!p->q)
             p->q_last = NULL;
+        if (o->f.type == TCP_HELLO) { /* the rest waits for the acknowledgement (tcp_confirm) */
+            struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (uint64_t)dst << 1 | 1 };
+
+            p->mac = NULL; /* freed with o */
+            p->confirming = 1;
+            p->ack_got = 0;
+            p->polling_out = -1;
+            epoll_ctl(tcp_g.epfd, EPOLL_CTL_MOD, p->out_fd, &ev);
+        }
         free(o->owned);
         if (o->done) { /* the last DATA frame of a large send: its buffer is free */
             o->done->next_done = tcp_g.done;
@@ -100,7 +114,7 @@ int tcp_flush(int dst)
         }
         free(o);
     }
-    if (!p->dead && !p->gone && !p->connecting && !p->authing)
+    if (!p->dead && !p->gone && !p->connecting && !p->authing && !p->confirming)
         want_write(dst, p->q != NULL);
     return wrote;
 }
