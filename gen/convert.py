@@ -204,6 +204,8 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
             decls.append('%s *%s = NULL;' % (rtt, a))
             args.append('&' + a)
             post.append('*%s = %s_%s_out(%s);' % (n, F, h, a))
+            if p.null_on_error:  # the runtime's failure leaves the null handle
+                post_always.append('if (rc_) *%s = %s_%s_out(NULL);' % (n, F, h))
         elif p.dir == 'inout' and not p.is_array:
             need_ptr(p)
             decls.append('%s *%s = NULL;' % (rtt, a))

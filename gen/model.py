@@ -35,7 +35,7 @@ ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
               'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'checked_by_runtime',
-              'c', 'fortran', 'dims_of', 'written_if', 'fortran_one_based'}
+              'c', 'fortran', 'dims_of', 'written_if', 'fortran_one_based', 'null_on_error'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -147,6 +147,9 @@ class Param:
     # an OUT index into an array argument (MPI_Waitany's index, MPI_Waitsome's indices): C counts
     # from 0, Fortran from 1 (MPI_UNDEFINED stays); an array of them is its `filled` entries long
     fortran_one_based: bool = False
+    # an OUT handle the faces set to its class's null handle when the runtime fails the call
+    # (MPI_Comm_dup after a copy callback failed: MPI_COMM_NULL, as MPICH does)
+    null_on_error: bool = False
     # an IN handle whose object the call needs to be of a sort (REQUIRES): the bad-input
     # matrix gives such a parameter a default object of that sort
     requires: Optional[str] = None
@@ -370,6 +373,8 @@ def _params(raw, kinds, where):
                                            or p.get('length') not in (None, '*') or (p.get('length') and 'filled' not in p)):
             raise SpecError('%s: parameter %r: fortran_one_based applies to OUT integers and to \'*\'-long arrays of '
                             'them with filled' % (where, p.get('name')))
+        if p.get('null_on_error') and (kinds[kname].cls != 'handle' or p['dir'] != 'out' or 'length' in p):
+            raise SpecError('%s: parameter %r: null_on_error applies to scalar OUT handles' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
             raise SpecError('%s: parameter %r: not_null applies to IN handles without null_handle' % (where, p.get('name')))
         out.append(Param(name=p['name'], kind=kinds[kname], dir=p['dir'], length=p.get('length'),
@@ -381,6 +386,7 @@ def _params(raw, kinds, where):
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), written_if=p.get('written_if'), dims_of=p.get('dims_of'),
                          not_null=p.get('not_null', False), fortran_one_based=p.get('fortran_one_based', False),
+                         null_on_error=p.get('null_on_error', False),
                          rank_of=rank_of, distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
                          checked_by_runtime=p.get('checked_by_runtime', False),

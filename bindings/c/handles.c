@@ -302,3 +302,9 @@ static intptr_t handle_value(const rt_obj *o, int cls)
 
 const rt_face cf_face = {RT_FACE_VERSION, "C (MPICH ABI)", call_errhandler, handle_at, call_op,
                           call_copy, call_delete, handle_value};
+
+/* MPICH's leniencies that programs built for it rely on (README: MPICH's leniencies). */
+__attribute__((constructor)) static void cf_leniencies(void)
+{
+    rt_op_allow_mpich_pairs();
+}

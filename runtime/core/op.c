@@ -1,5 +1,6 @@
 /* op.c — reduction operations: kernels of the predefined ops on exactly the type groups of
- * MPI-5.0 §6.9.2, user ops called through their face, MPI_Op_create/free, MPI_Reduce_local. */
+ * MPI-5.0 §6.9.2 (and MPICH's extra pairs on its face), user ops called through their face,
+ * MPI_Op_create/free, MPI_Reduce_local. */
 #include "rt_internal.h"
 
 #include <complex.h>
@@ -104,6 +105,12 @@ _Static_assert(sizeof(_Bool) == 1, "C_BOOL kernels read _Bool as one byte");
 
 #define BYTE(X) X(BYTE, uint8_t, _)
 
+/* MPICH's leniencies (rt_op_allow_mpich_pairs): C char and Fortran CHARACTER as small integers
+ * (arithmetic, bitwise and logical ops), and the logical ops on the Fortran integers and the
+ * multi-language types. Not MPICH's logical ops on floating types: its kernels assert or
+ * compute on the bits there, so no program can rely on them. */
+#define CHARS(X) X(CHAR, char, unsigned) X(CHARACTER, char, unsigned)
+
 /* MINLOC/MAXLOC pairs: P(ID, value type, index type), as type.c lays them out. */
 #define PAIRS(P)                                                                                   \
     P(FLOAT_INT, float, int) P(DOUBLE_INT, double, int) P(LONG_INT, long, int)                     \
@@ -160,6 +167,8 @@ LOGICAL(DEF_LOGIC)
 COMPLEX(DEF_CPLX)
 BYTE(DEF_BITS)
 PAIRS(DEF_PAIR)
+CHARS(DEF_ARITH) CHARS(DEF_BITS) CHARS(DEF_LOGIC)
+MULTI_LANGUAGE(DEF_LOGIC) F_INTEGER(DEF_LOGIC)
 
 /* ------------------------------------------------------------ the table: [op row][type id] */
 
@@ -186,6 +195,27 @@ static kernel_fn *const kernels[O_COUNT][RT_NBUILTINS] = {
     PAIRS(ENT_PAIR)
 };
 
+/* The pairs MPICH 4.0.2 accepts beyond the standard's, with their kernels. */
+static kernel_fn *const mpich_kernels[O_COUNT][RT_NBUILTINS] = {
+    CHARS(ENT_ARITH) CHARS(ENT_BITS) CHARS(ENT_LOGIC)
+    MULTI_LANGUAGE(ENT_LOGIC) F_INTEGER(ENT_LOGIC)
+};
+
+static int mpich_pairs_allowed; /* set by the MPICH face (rt_op_allow_mpich_pairs) */
+
+void rt_op_allow_mpich_pairs(void)
+{
+    mpich_pairs_allowed = 1;
+}
+
+/* The kernel of predefined op row o for basic type b, NULL where the pair is not allowed. */
+static kernel_fn *kernel_of(int o, int b)
+{
+    if (o < 0 || b < 0)
+        return NULL;
+    return kernels[o][b] ? kernels[o][b] : mpich_pairs_allowed ? mpich_kernels[o][b] : NULL;
+}
+
 /* ------------------------------------------------------------ check and apply */
 
 /* The basic builtin type of t's elements (a pair type counts as one), or -1. */
@@ -205,7 +235,7 @@ int rt__op_check(rt_op *op, rt_type *type, rt_obj *eo, const char *fn)
     const char *opname = rt_builtin_desc[op->obj.index].name;
     if (o == O_REPLACE || o == O_NO_OP) /* MPI-5.0 12.3.4; MPICH and Open MPI refuse them too */
         return rt_raise(eo, RT_ERR_OP, fn, "%s is only for one-sided accumulate operations", opname);
-    if (b >= 0 && kernels[o][b])
+    if (kernel_of(o, b))
         return RT_SUCCESS;
     if (type->obj.builtin)
         return rt_raise(eo, RT_ERR_OP, fn, "%s is not defined for %s", opname, type->name);
@@ -250,7 +280,7 @@ int rt__op_apply(rt_op *op, const void *in, void *inout, rt_count count, rt_type
     if (o == O_NO_OP || type->size == 0)
         return RT_SUCCESS;
     int b = basic_of(type);
-    kernel_fn *k = o == O_REPLACE || o < 0 || b < 0 ? NULL : kernels[o][b];
+    kernel_fn *k = o == O_REPLACE ? NULL : kernel_of(o, b);
     if (o != O_REPLACE && !k)
         return RT_ERR_OP; /* rt__op_check was not called */
     rt_count unit = k ? ((const rt_type *)rt_builtins[b])->size : 1;

@@ -135,6 +135,12 @@ typedef struct rt_face {
     intptr_t (*handle_value)(const rt_obj *o, int cls);
 } rt_face;
 
+/* Lets the predefined ops apply to the op/type pairs MPICH 4.0.2 accepts beyond the standard
+ * (MPI_CHAR and MPI_CHARACTER with every op; MPI_LAND, MPI_LOR and MPI_LXOR on Fortran
+ * integers, MPI_AINT, MPI_OFFSET and MPI_COUNT): the MPICH face calls it when it loads, so that programs
+ * built for MPICH keep working; the standard-ABI face does not. */
+void rt_op_allow_mpich_pairs(void);
+
 /* ------------------------------------------------------------ builtins and tables */
 
 #include "rt_consts.h" /* generated from the spec: RT_ERR_*, RT_ANY_SOURCE, enum rt_builtin_id */
