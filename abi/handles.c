@@ -107,7 +107,7 @@ void af_status_out(const rt_status *r, MPI_Status *s, int with_error)
     int64_t count = r->count;
     s->MPI_SOURCE = af_rank_out(r->source);
     s->MPI_TAG = af_tag_out(r->tag);
-    if (with_error)
+    if (with_error || r->empty) /* an empty status's error is MPI_SUCCESS (MPI-5.0 3.7.3) */
         s->MPI_ERROR = af_error_code_out(r->error);
     memcpy(&s->mpi_abi_slot[0], &count, sizeof count);
     s->mpi_abi_slot[2] = r->cancelled;

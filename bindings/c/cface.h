@@ -50,7 +50,9 @@ static inline int *cf_weights_in(const int *w)
 /* Face status <-> runtime status. status_in reads MPI_ERROR and status_out writes it only when
  * with_error is set: MPI-5.0 3.2.5, only a multiple-completion call that returns
  * MPI_ERR_IN_STATUS updates it, and MPI_Status_get_error/set_error (spec: status_error) read or
- * set it; every other call leaves it as it was, even unset or holding no error code. */
+ * set it; every other call leaves it as it was, even unset or holding no error code, but for
+ * the empty status of a null or inactive request (r->empty), whose error is MPI_SUCCESS
+ * (MPI-5.0 3.7.3). */
 void cf_status_in(const MPI_Status *s, rt_status *r, int with_error);
 void cf_status_out(const rt_status *r, MPI_Status *s, int with_error);
 

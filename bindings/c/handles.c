@@ -71,7 +71,7 @@ void cf_status_out(const rt_status *r, MPI_Status *s, int with_error)
 {
     s->MPI_SOURCE = cf_rank_out(r->source);
     s->MPI_TAG = cf_tag_out(r->tag);
-    if (with_error)
+    if (with_error || r->empty) /* an empty status's error is MPI_SUCCESS (MPI-5.0 3.7.3) */
         s->MPI_ERROR = cf_error_code_out(r->error);
     s->count_lo = (int)(uint32_t)r->count;
     s->count_hi_and_cancelled = (int)((((uint64_t)r->count >> 32) << 1) | (r->cancelled ? 1u : 0u));

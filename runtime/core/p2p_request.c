@@ -93,7 +93,7 @@ void rt__message_destroy(rt_obj *o)
 static void empty_status(rt_status *s)
 {
     if (s)
-        *s = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG, .error = RT_SUCCESS};
+        *s = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG, .error = RT_SUCCESS, .empty = 1};
 }
 
 /* The part of completed request r whose error it reports: r itself, or for a composite

@@ -53,6 +53,8 @@ typedef struct rt_status {
     int tag;
     int error;        /* runtime error code */
     int cancelled;
+    int empty;        /* 1: the empty status of a null or inactive request, whose error the
+                         faces write (MPI_SUCCESS) even where a call leaves MPI_ERROR alone */
     rt_count count;   /* bytes received */
 } rt_status;
 
