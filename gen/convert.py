@@ -232,6 +232,10 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         args.append('(void *)%s' % n if p.dir == 'in' else '(void **)%s' % n)
     elif cls == 'buffer':
         decls.append('%svoid *%s = %s_buffer_in(%s);' % ('const ' if p.dir == 'in' and p.const else '', a, F, n))
+        if not p.in_place:  # where the spec does not allow MPI_IN_PLACE, nothing may read it
+            pre.append(Stmt('if (__builtin_expect(%s == RT_IN_PLACE, 0)) { rc_ = rt_raise(%s, RT_ERR_BUFFER, FN, '
+                            '"invalid argument \'%s\' = MPI_IN_PLACE: not allowed here"); goto out; }' % (a, errobj, n),
+                            'if (%s == RT_IN_PLACE) goto slow_;' % a))
         args.append(a)
     elif cls in ('c_pointer', 'attribute', 'extra_state', 'f_status', 'f08_status'):
         if p.dir != 'in':
@@ -367,6 +371,11 @@ def _number(proc, F, p, large, names, decls, pre, args, post, cleanup, errobj, e
                         % (_length(p, names), n, _map_out(F, m, '%s[i_]' % n)))
         elif k.poly:
             counts = '(rt_counts){(const void *)%s, %d}' % (n, 0 if face_t == 'int' else 1)
+            if p.dir == 'in' and p.length == '*' and _star_length(p, eo):
+                # a collective's counts or displacements, one per peer or neighbour: where the
+                # call uses them (the guards), a NULL array is refused before anything reads it
+                pre.append('if (!%s && (%s) > 0) { rc_ = rt_raise(%s, RT_ERR_ARG, FN, "argument \'%s\' is a null '
+                           'pointer"); goto out; }' % (n, _star_length(p, eo), errobj, n))
             if p.dir == 'in' and p.length == '*' and k.check == 'nonneg' and _star_length(p, eo):
                 # checked here, naming the call made (the runtime names the plain one) and the element
                 pre.append('if (%s && (rc_ = fs_check_counts(%s, FN, "%s", %s, %s, %s, 0))) goto out;'

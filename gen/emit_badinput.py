@@ -1,6 +1,7 @@
 # Emits the bad-input matrix (test bad_handles_matrix, tests/c/bad_handles_matrix.c): one case per
 # C function and bad argument (a handle, alone or in an array, or a rank, tag, count, dimension,
-# buffer or datatype the spec says is checked, or a NULL output pointer), the others valid defaults.
+# buffer or datatype the spec says is checked, a NULL output pointer or per-peer array of a
+# collective, MPI_IN_PLACE in a buffer that does not take it), the others valid defaults.
 import json
 import os
 import re
@@ -216,6 +217,19 @@ def cases(spec, data):
                     out.append(_case(spec, data, name, large, params, q, cat, r['error_class'], 'bh_bad_%s(v)' % cat))
             for q in params:
                 out += _array_cases(spec, data, name, large, params, q)
+            for q in params:  # a collective's per-peer counts or displacements: NULL
+                if q.dir == 'in' and q.length == '*' and q.extent and q.kind.poly:
+                    r = data['null_array_checks']
+                    also = None
+                    if q.extent in ('sources', 'destinations'):  # as long as a degree
+                        comm = next(x for x in params if x.kind.cls == 'handle' and x.kind.handle == 'comm')
+                        also = {comm.name: 'bh_default_comm_%s()' % data['degree_comm']}
+                    out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'], 'NULL',
+                                     also=also, whole=True))
+                if q.kind.cls == 'buffer' and not q.in_place:  # MPI_IN_PLACE where the spec does not allow it
+                    r = data['in_place_checks']
+                    out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],
+                                     'MPI_IN_PLACE'))
             npc = data['null_pointer_checks']
             for q in params:
                 if _null_pointer(data, q):

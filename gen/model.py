@@ -35,7 +35,7 @@ ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
               'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'checked_by_runtime',
-              'c', 'fortran', 'dims_of', 'written_if', 'fortran_one_based', 'null_on_error'}
+              'c', 'fortran', 'dims_of', 'written_if', 'fortran_one_based', 'null_on_error', 'in_place'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -118,6 +118,10 @@ class Param:
     # except, on an inter-communicator, those of the root's group); None: always used
     significant: Optional[str] = None
     unused_if_in_place: Optional[str] = None  # ignored when this buffer parameter is MPI_IN_PLACE
+    # a buffer that may be MPI_IN_PLACE (the collectives' sendbuf, the scatters' recvbuf; the
+    # runtime refuses it where the process's role or an inter-communicator rule it out); the
+    # faces refuse MPI_IN_PLACE in every other buffer (MPI_ERR_BUFFER)
+    in_place: bool = False
     # a BUFFER holding exactly `count` elements of `datatype` (names of scalar parameters of
     # the same procedure): {'count': ..., 'datatype': ...}; None when its size is not so given
     elements: Optional[dict] = None
@@ -373,6 +377,8 @@ def _params(raw, kinds, where):
                                            or p.get('length') not in (None, '*') or (p.get('length') and 'filled' not in p)):
             raise SpecError('%s: parameter %r: fortran_one_based applies to OUT integers and to \'*\'-long arrays of '
                             'them with filled' % (where, p.get('name')))
+        if p.get('in_place') and kinds[kname].cls != 'buffer':
+            raise SpecError('%s: parameter %r: in_place applies to buffers' % (where, p.get('name')))
         if p.get('null_on_error') and (kinds[kname].cls != 'handle' or p['dir'] != 'out' or 'length' in p):
             raise SpecError('%s: parameter %r: null_on_error applies to scalar OUT handles' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
@@ -386,7 +392,7 @@ def _params(raw, kinds, where):
                          accepts=tuple(p['accepts']) if 'accepts' in p else None, entries=p.get('entries'),
                          filled=p.get('filled'), written_if=p.get('written_if'), dims_of=p.get('dims_of'),
                          not_null=p.get('not_null', False), fortran_one_based=p.get('fortran_one_based', False),
-                         null_on_error=p.get('null_on_error', False),
+                         null_on_error=p.get('null_on_error', False), in_place=p.get('in_place', False),
                          rank_of=rank_of, distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
                          checked_by_runtime=p.get('checked_by_runtime', False),

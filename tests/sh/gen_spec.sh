@@ -40,6 +40,8 @@ bad "p['dest']['acepts'] = ['MPI_PROC_NULL']" \
 bad "r['colective'] = True" "spec error: procedures/pt2pt.json: MPI_Send: unknown field 'colective'"
 bad "p['count']['fortran_one_based'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'count': fortran_one_based applies to OUT integers"
+bad "p['comm']['in_place'] = True" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'comm': in_place applies to buffers"
 bad "p['comm']['null_on_error'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'comm': null_on_error applies to scalar OUT handles"
 bad "p['dest']['kind'] = 'RANKK'" "spec error: procedures/pt2pt.json: MPI_Send: parameter 'dest' has unknown kind 'RANKK'"
