@@ -138,6 +138,21 @@ def body(proc, large, face):
             role_used = role_used or any('role_' in x for x in guard)
             pre.append('if (%s(rc_ = rt_type_commit_check(%s, FN, "%s", a_%s))) goto out;'
                        % (''.join(x + ' && ' for x in guard), errobj, p.name, p.name))
+    # two buffers the call needs disjoint (spec: distinct_from), where both are used and hold data
+    for p in params:
+        if not p.distinct_from:
+            continue
+        q = names[p.distinct_from]
+        guard = []
+        for x in guards(p) + guards(q):
+            if x not in guard:
+                guard.append(x)
+        role_used = role_used or any('role_' in x for x in guard)
+        pre.append('if (%sa_%s == a_%s && a_%s && a_%s != RT_IN_PLACE && a_%s > 0 && a_%s > 0) { rc_ = rt_raise(%s, '
+                   'RT_ERR_BUFFER, FN, "arguments \'%s\' and \'%s\' are the same buffer (only MPI_IN_PLACE may make '
+                   'them one)"); goto out; }'
+                   % (''.join(x + ' && ' for x in guard), p.name, q.name, q.name, q.name, p.elements['count'],
+                      q.elements['count'], errobj, q.name, p.name))
     if role_used:
         decls.append('int role_ = 0;')
         pre.insert(role_at, 'role_ = fs_coll_role(a_%s, a_%s);' % (root.rank_of, root.name))

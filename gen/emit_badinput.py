@@ -1,7 +1,8 @@
 # Emits the bad-input matrix (test bad_handles_matrix, tests/c/bad_handles_matrix.c): one case per
 # C function and bad argument (a handle, alone or in an array, or a rank, tag, count, dimension,
 # buffer or datatype the spec says is checked, a NULL output pointer or per-peer array of a
-# collective, MPI_IN_PLACE in a buffer that does not take it), the others valid defaults.
+# collective, MPI_IN_PLACE in a buffer that does not take it, a buffer aliasing another), the
+# others valid defaults.
 import json
 import os
 import re
@@ -226,6 +227,11 @@ def cases(spec, data):
                         also = {comm.name: 'bh_default_comm_%s()' % data['degree_comm']}
                     out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'], 'NULL',
                                      also=also, whole=True))
+                if q.distinct_from:  # the same memory as the buffer it must be distinct from
+                    r = data['distinct_checks_buffers']
+                    src = next(i for i, x in enumerate(params) if x.name == q.distinct_from)
+                    out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],
+                                     'a%d' % src))
                 if q.kind.cls == 'buffer' and not q.in_place:  # MPI_IN_PLACE where the spec does not allow it
                     r = data['in_place_checks']
                     out.append(_case(spec, data, name, large, params, q, r['category'], r['error_class'],

@@ -35,7 +35,8 @@ ACCEPTS['rank_nni'] = ACCEPTS['rank']
 PARAM_KEYS = {'name', 'kind', 'dir', 'length', 'const', 'pointer', 'func_type', 'optional', 'null_handle',
               'large_only', 'significant', 'unused_if_in_place', 'elements', 'max_length', 'extent', 'accepts',
               'entries', 'filled', 'not_null', 'rank_of', 'distinct', 'requires', 'committed', 'status_error', 'checked_by_runtime',
-              'c', 'fortran', 'dims_of', 'written_if', 'fortran_one_based', 'null_on_error', 'in_place'}
+              'c', 'fortran', 'dims_of', 'written_if', 'fortran_one_based', 'null_on_error', 'in_place',
+              'distinct_from'}
 # What an IN handle's `requires` may say the call needs of the object, by handle class: a
 # communicator with a Cartesian or graph topology, a window of shared memory.
 REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
@@ -122,6 +123,10 @@ class Param:
     # runtime refuses it where the process's role or an inter-communicator rule it out); the
     # faces refuse MPI_IN_PLACE in every other buffer (MPI_ERR_BUFFER)
     in_place: bool = False
+    # a buffer of `elements` that may not be the same memory as the IN buffer this names (also
+    # of `elements`): MPI_Allreduce(buf, buf, ...) is MPI_ERR_BUFFER; only MPI_IN_PLACE makes
+    # them one (the faces compare the addresses where both counts are positive)
+    distinct_from: Optional[str] = None
     # a BUFFER holding exactly `count` elements of `datatype` (names of scalar parameters of
     # the same procedure): {'count': ..., 'datatype': ...}; None when its size is not so given
     elements: Optional[dict] = None
@@ -379,6 +384,11 @@ def _params(raw, kinds, where):
                             'them with filled' % (where, p.get('name')))
         if p.get('in_place') and kinds[kname].cls != 'buffer':
             raise SpecError('%s: parameter %r: in_place applies to buffers' % (where, p.get('name')))
+        if 'distinct_from' in p:
+            q = {x.get('name'): x for x in raw}.get(p['distinct_from'], {})
+            if not p.get('elements') or not q.get('elements') or q.get('dir') != 'in':
+                raise SpecError('%s: parameter %r: distinct_from applies to buffers of elements and names an IN one'
+                                % (where, p.get('name')))
         if p.get('null_on_error') and (kinds[kname].cls != 'handle' or p['dir'] != 'out' or 'length' in p):
             raise SpecError('%s: parameter %r: null_on_error applies to scalar OUT handles' % (where, p.get('name')))
         if p.get('not_null') and (kinds[kname].cls != 'handle' or p['dir'] != 'in' or 'null_handle' in p):
@@ -393,6 +403,7 @@ def _params(raw, kinds, where):
                          filled=p.get('filled'), written_if=p.get('written_if'), dims_of=p.get('dims_of'),
                          not_null=p.get('not_null', False), fortran_one_based=p.get('fortran_one_based', False),
                          null_on_error=p.get('null_on_error', False), in_place=p.get('in_place', False),
+                         distinct_from=p.get('distinct_from'),
                          rank_of=rank_of, distinct=p.get('distinct', False), requires=p.get('requires'),
                          committed=p.get('committed', False), status_error=p.get('status_error', False),
                          checked_by_runtime=p.get('checked_by_runtime', False),

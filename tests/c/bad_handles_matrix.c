@@ -35,6 +35,7 @@ static const char *bh_variants_buffer[] = {"NULL with count 1 of MPI_INT", NULL}
 static const char *bh_variants_null_pointer[] = {"NULL", NULL};
 static const char *bh_variants_null_array[] = {"NULL", NULL};
 static const char *bh_variants_in_place[] = {"MPI_IN_PLACE", NULL};
+static const char *bh_variants_aliased[] = {"the buffer it must be distinct from", NULL};
 static const char *bh_variants_uncommitted[] = {"MPI_Type_contiguous(2, MPI_INT) not committed", NULL};
 /* an IN array of handles: element 0 garbage or freed (bh_bad_<class>), the others valid */
 static const char *bh_array_variants[] = {"garbage at index 0", "freed at index 0", NULL};

@@ -40,6 +40,8 @@ bad "p['dest']['acepts'] = ['MPI_PROC_NULL']" \
 bad "r['colective'] = True" "spec error: procedures/pt2pt.json: MPI_Send: unknown field 'colective'"
 bad "p['count']['fortran_one_based'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'count': fortran_one_based applies to OUT integers"
+bad "p['buf']['distinct_from'] = 'comm'" \
+    "spec error: procedures/pt2pt.json: MPI_Send: parameter 'buf': distinct_from applies to buffers of elements and names an IN one"
 bad "p['comm']['in_place'] = True" \
     "spec error: procedures/pt2pt.json: MPI_Send: parameter 'comm': in_place applies to buffers"
 bad "p['comm']['null_on_error'] = True" \
