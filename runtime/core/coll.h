@@ -22,6 +22,7 @@ typedef struct rt__coll_args {
     rt_handle_array stypes, rtypes;        /* alltoallw */
     rt_op *op;
     int root;
+    int varies;             /* a v or w collective: counts and types differ by process */
 } rt__coll_args;
 
 /* A builder: appends the steps of one collective on comm to s (arguments checked). Returns
@@ -37,10 +38,13 @@ int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a,
                  const char *fn);
 
 /* With SWITCHYARD_COLL_CHECK=1, on an intra-communicator: an allreduce in which the processes
- * agree that each accepted its arguments (local_err: this one's error code, or 0) and passed
- * the same root (rooted collectives); every process calls it once per collective, whether its
- * own checks passed or not. Returns local_err, else RT_ERR_ROOT or RT_ERR_OTHER (raised) when
- * another process disagrees, else RT_SUCCESS. Without the setting it returns local_err. */
+ * agree that each accepted its arguments (local_err: this one's error code, or 0) and called
+ * the same procedure (fn) with the same root (rooted collectives), op and type signature of the
+ * data all exchange alike (not a v or w collective's); every process calls it once per
+ * collective, whether its own checks passed or not. Returns local_err, else (raised) RT_ERR_OTHER
+ * (another refused, or called another collective), RT_ERR_ROOT, RT_ERR_OP, RT_ERR_TYPE or
+ * RT_ERR_COUNT when the processes disagree, else RT_SUCCESS. Without the setting it returns
+ * local_err. */
 int rt__coll_agree(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int local_err, const char *fn);
 
 /* The checks every collective shares (inter-communicators, MPI_IN_PLACE in the wrong place,
@@ -83,13 +87,13 @@ int rt__coll_call(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a
         rt_counts displs, rt_type *recvtype, rt_comm *comm
 #define A_ALLGATHERV                                                                                           \
     .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,           \
-    .rdispls = displs, .rtype = recvtype
+    .rdispls = displs, .rtype = recvtype, .varies = 1
 #define P_ALLTOALLV                                                                                            \
     const void *sendbuf, rt_counts sendcounts, rt_counts sdispls, rt_type *sendtype, void *recvbuf,            \
         rt_counts recvcounts, rt_counts rdispls, rt_type *recvtype, rt_comm *comm
 #define A_ALLTOALLV                                                                                            \
     .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf,            \
-    .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype
+    .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype, .varies = 1
 
 /* ---- building a schedule (coll_sched.c). Each returns RT_SUCCESS or RT_ERR_NO_MEM. */
 

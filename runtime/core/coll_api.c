@@ -57,14 +57,14 @@ COLLECTIVE(Scatter, Iscatter, P_GATHER, rt__build_scatter, A_GATHER)
         rt_counts displs, rt_type *recvtype, int root, rt_comm *comm
 COLLECTIVE(Gatherv, Igatherv, P_GATHERV, rt__build_gather, .sbuf = sendbuf, .scount = sendcount,
            .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype,
-           .root = root)
+           .root = root, .varies = 1)
 
 #define P_SCATTERV                                                                                      \
     const void *sendbuf, rt_counts sendcounts, rt_counts displs, rt_type *sendtype, void *recvbuf,      \
         rt_count recvcount, rt_type *recvtype, int root, rt_comm *comm
 COLLECTIVE(Scatterv, Iscatterv, P_SCATTERV, rt__build_scatter, .sbuf = sendbuf, .scounts = sendcounts,
            .sdispls = displs, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
-           .root = root)
+           .root = root, .varies = 1)
 
 COLLECTIVE(Allgather, Iallgather, P_ALLGATHER, rt__build_allgather, A_ALLGATHER)
 COLLECTIVE(Alltoall, Ialltoall, P_ALLGATHER, rt__build_alltoall, A_ALLGATHER)
@@ -76,7 +76,7 @@ COLLECTIVE(Alltoallv, Ialltoallv, P_ALLTOALLV, rt__build_alltoall, A_ALLTOALLV)
         void *recvbuf, rt_counts recvcounts, rt_counts rdispls, rt_handle_array recvtypes, rt_comm *comm
 COLLECTIVE(Alltoallw, Ialltoallw, P_ALLTOALLW, rt__build_alltoall, .sbuf = sendbuf, .scounts = sendcounts,
            .sdispls = sdispls, .stypes = sendtypes, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
-           .rtypes = recvtypes)
+           .rtypes = recvtypes, .varies = 1)
 
 #define P_REDUCE                                                                                        \
     const void *sendbuf, void *recvbuf, rt_count count, rt_type *datatype, rt_op *op, int root,         \
@@ -98,4 +98,4 @@ COLLECTIVE(Reduce_scatter_block, Ireduce_scatter_block, P_REDUCE_SCATTER_BLOCK, 
 #define P_REDUCE_SCATTER                                                                                \
     const void *sendbuf, void *recvbuf, rt_counts recvcounts, rt_type *datatype, rt_op *op, rt_comm *comm
 COLLECTIVE(Reduce_scatter, Ireduce_scatter, P_REDUCE_SCATTER, rt__build_reduce_scatter, .sbuf = sendbuf,
-           .rbuf = recvbuf, .rcounts = recvcounts, .stype = datatype, .op = op)
+           .rbuf = recvbuf, .rcounts = recvcounts, .stype = datatype, .op = op, .varies = 1)

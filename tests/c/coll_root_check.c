@@ -1,11 +1,20 @@
 /* coll_root_check.c — with SWITCHYARD_COLL_CHECK=1, mismatched roots and arguments refused on
  * one process only end in an error on every process, never a hang or a wrong result: roots
  * that differ, a root out of range on one rank, a bad count on one rank, for the blocking,
- * nonblocking and persistent forms; correct collectives keep working in between. */
+ * nonblocking and persistent forms; different collectives, forms, ops, counts and type
+ * signatures (one signature in two datatypes passes); correct collectives keep working. */
 #include "check.h"
 
 static int me, np;
 static MPI_Comm comm;
+
+/* a scratch buffer of 2 ints per process */
+static int *all2(int n)
+{
+    static int buf[2 * 64];
+    CHECK(n <= 64, "at most 64 ranks");
+    return buf;
+}
 
 /* a correct collective: the processes are still in step */
 static void in_step(int round)
@@ -72,6 +81,44 @@ int main(int argc, char **argv)
     CHECK_ERR(MPI_Bcast_init(buf, 4, MPI_INT, me == 0, comm, MPI_INFO_NULL, &rq),
               MPI_ERR_ROOT, "MPI_Bcast_init", "roots from 0 to 1");
     in_step(5);
+
+    /* different collectives, forms, ops, counts and type signatures: an error everywhere */
+    int v = me, got = 0, two[2] = {me, me}, pair_got[2];
+    if (me == 0)
+        rc = MPI_Allreduce(&v, &got, 1, MPI_INT, MPI_SUM, comm);
+    else
+        rc = MPI_Bcast(&v, 1, MPI_INT, 0, comm);
+    CHECK_ERR(rc, MPI_ERR_OTHER, me == 0 ? "MPI_Allreduce" : "MPI_Bcast", "different collectives");
+    in_step(6);
+    if (me == np - 1) {
+        rc = MPI_Iallreduce(&v, &got, 1, MPI_INT, MPI_SUM, comm, &rq);
+        CHECK(rq == MPI_REQUEST_NULL, "a refused MPI_Iallreduce returned a request");
+    } else {
+        rc = MPI_Allreduce(&v, &got, 1, MPI_INT, MPI_SUM, comm);
+    }
+    CHECK_ERR(rc, MPI_ERR_OTHER, "different collectives", "nonblocking");
+    in_step(7);
+    CHECK_ERR(MPI_Allreduce(&v, &got, 1, MPI_INT, me == 1 ? MPI_MAX : MPI_SUM, comm), MPI_ERR_OP, "MPI_Allreduce",
+              "different operations");
+    in_step(8);
+    CHECK_ERR(MPI_Bcast(two, me == 0 ? 2 : 1, MPI_INT, 0, comm), MPI_ERR_COUNT, "MPI_Bcast",
+              "type signature mismatch", "from 1 to 2");
+    in_step(9);
+    CHECK_ERR(MPI_Bcast(two, 1, me == 0 ? MPI_FLOAT : MPI_INT, 0, comm), MPI_ERR_TYPE, "MPI_Bcast",
+              "different type signatures");
+    in_step(10);
+    /* one signature, two datatypes: 2 MPI_INT at the root, one pair of MPI_INT elsewhere */
+    MPI_Datatype pair;
+    CHECK_SUCCESS(MPI_Type_contiguous(2, MPI_INT, &pair));
+    CHECK_SUCCESS(MPI_Type_commit(&pair));
+    two[0] = me == 0 ? 5 : -1, two[1] = me == 0 ? 6 : -1;
+    CHECK_SUCCESS(MPI_Bcast(two, me == 0 ? 2 : 1, me == 0 ? MPI_INT : pair, 0, comm));
+    CHECK(two[0] == 5 && two[1] == 6, "bcast of 2 MPI_INT to one pair");
+    CHECK_SUCCESS(MPI_Allgather(two, 1, pair, all2(np), 2, MPI_INT, comm));
+    CHECK_SUCCESS(MPI_Allreduce(two, pair_got, 2, MPI_INT, MPI_SUM, comm));
+    CHECK(pair_got[0] == 5 * np && pair_got[1] == 6 * np, "allreduce after the signature checks");
+    CHECK_SUCCESS(MPI_Type_free(&pair));
+    in_step(11);
 
     /* the same calls with agreeing roots work */
     for (int r = 0; r < np; r++) {
