@@ -3,6 +3,7 @@
 # for the f08 entry points), under Switchyard's mpiexec (3 ranks) and mpiexec.hydra (2 ranks);
 # and large_f08.f90, whose INTEGER(KIND=MPI_COUNT_KIND) counts make MPICH's module call its
 # large-count entry points (mpi_send_f08ts_large_...: all 120 of MPICH 4.0.2's are Switchyard's);
+# completion_f08.f90 (indices of MPI_Waitany/Testany/Waitsome/Testsome counted from 1);
 # modules_f08.f90, which calls into MPICH's modules (MPI_Sizeof, c2f/f2c, status conversions,
 # MPI_COMM_DUP_FN..., MPIX_Delete_error_*, the ULFM stand-ins: their error, and MPI_LASTUSEDCODE
 # kept); and every symbol MPICH's libmpichfort.so.12 exports
@@ -73,4 +74,8 @@ each_rank large "$TMP/large_f08" 2 "large rank @r of @n: checked sum @s" "$HYDRA
 build modules_f08
 each_rank modules "$TMP/modules_f08" 3 "modules rank @r of @n: checked" "$BUILD/bin/mpiexec"
 each_rank modules "$TMP/modules_f08" 2 "modules rank @r of @n: checked" "$HYDRA"
-echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts, MPICH's modules) ran on Switchyard; no symbol missing"
+# completion: indices counted from 1 and statuses at their places (MPICH's f08 module and mpif.h)
+build completion_f08
+each_rank completion "$TMP/completion_f08" 3 "completion rank @r of @n: checked" "$BUILD/bin/mpiexec"
+each_rank completion "$TMP/completion_f08" 2 "completion rank @r of @n: checked" "$HYDRA"
+echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts, MPICH's modules, completion indices) ran on Switchyard; no symbol missing"
