@@ -25,7 +25,7 @@ static void empty(const MPI_Status *st, const char *what, int i)
     CHECK(!cancelled, "%s: status %d: cancelled", what, i);
 }
 
-/* the completion calls on rq[0..1], all null or inactive */
+/* the completion calls on rq[0..1], all null or inactive (MPI_Request_get_status* too) */
 static void all_calls(MPI_Request *rq, const char *kind)
 {
     MPI_Status st[2];
@@ -60,6 +60,17 @@ static void all_calls(MPI_Request *rq, const char *kind)
     CHECK(flag, "MPI_Testall on %s: flag", kind);
     for (int i = 0; i < 2; i++)
         empty(&st[i], NAMED("MPI_Testall"), i);
+    garble(st, 1);
+    CHECK_SUCCESS(MPI_Request_get_status_any(2, rq, &idx, &flag, st));
+    CHECK(flag && idx == MPI_UNDEFINED, "MPI_Request_get_status_any on %s: flag %d index %d", kind, flag, idx);
+    empty(st, NAMED("MPI_Request_get_status_any"), 0);
+    garble(st, 2);
+    CHECK_SUCCESS(MPI_Request_get_status_all(2, rq, &flag, st));
+    CHECK(flag, "MPI_Request_get_status_all on %s: flag", kind);
+    for (int i = 0; i < 2; i++)
+        empty(&st[i], NAMED("MPI_Request_get_status_all"), i);
+    CHECK_SUCCESS(MPI_Request_get_status_some(2, rq, &outcount, indices, st));
+    CHECK(outcount == MPI_UNDEFINED, "MPI_Request_get_status_some on %s: outcount %d", kind, outcount);
     CHECK_SUCCESS(MPI_Waitsome(2, rq, &outcount, indices, st));
     CHECK(outcount == MPI_UNDEFINED, "MPI_Waitsome on %s: outcount %d", kind, outcount);
     CHECK_SUCCESS(MPI_Testsome(2, rq, &outcount, indices, st));
