@@ -61,7 +61,10 @@ def main(out, name, impls):
         print(line)
     print('(median of %s runs; spread: (max - min) / median of the runs, a ratio within the '
           'spread is noise)' % '/'.join(str(nruns[i]) for i in impls))
-    if name != 'footprint':
+    if name == 'stress':
+        print('(stress: size is the number of ranks; wall seconds: lower is better, ratio < 1 '
+              'means %s is faster)' % impls[0])
+    elif name != 'footprint':
         print('(latency and ns: lower is better, ratio < 1 means %s is faster; bandwidth and '
               'message rate: higher is better, ratio > 1 means %s is faster)' % (impls[0], impls[0]))
     else:
@@ -94,7 +97,7 @@ def plot(out, name, impls, data):
               'set multiplot layout 1,%d' % len(metrics),
               'set logscale x 2', 'set logscale y', 'set xlabel "message size (bytes)"', 'set key left top',
               'set xtics ("1" 1, "32" 32, "1K" 1024, "32K" 32768, "1M" 1048576, "4M" 4194304)']
-    if name == 'footprint':
+    if name in ('footprint', 'stress'):
         script += ['set xlabel "ranks"', 'set xrange [*:*] noextend', 'set offsets graph 0.05, graph 0.05', 'set xtics (%s)' % ', '.join(
             '"%d" %d' % (n, n) for n in sorted({n for (_, n) in every}))]
     for metric in metrics:

@@ -26,6 +26,11 @@
 # warm-up round) and tcp (bench/p2p.c on 2 ranks over TCP on loopback:
 # SWITCHYARD_TRANSPORT=tcp, MPICH with UCX_TLS=tcp, Open MPI with its ob1 pml and tcp btl, beside
 # bench/tcp_raw.c, the same ping-pong over one plain socket: the limit).
+# In the default list too: stress (tests/c/p2p_alltoall_stress.c: every rank sends every other
+# rank one checksummed message a round, 0 B to 4 MiB, nonblocking; STRESS_ROUNDS rounds, default
+# 20 on 8 ranks and 10 on 16, both oversubscribed on 2 cores): its wall time in seconds, on
+# shared memory and on TCP (SWITCHYARD_TRANSPORT=tcp; MPICH with UCX_TLS=tcp, Open MPI with the
+# ob1 pml and tcp btl).
 # BENCHES=none runs none of these (with OSU or IMB).
 # OSU=DIR runs the OSU micro-benchmarks built by the user against each MPI: DIR/switchyard,
 # DIR/mpich and DIR/openmpi each hold (at any depth) the osu_* binaries built with that MPI's
@@ -51,8 +56,36 @@ launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher, for BENCH_
     esac
     timeout -k 5 "$BENCH_LIMIT" "$@"
 }
-for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp}; do
+for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress}; do
     [ $bench = none ] && continue
+    if [ $bench = stress ]; then # all-to-all of 0-4 MiB on 8 and 16 ranks: wall seconds
+        "$B/bin/mpicc" -O2 -o "$out/stress_switchyard" tests/c/p2p_alltoall_stress.c
+        mpicc.mpich -O2 -o "$out/stress_mpich" tests/c/p2p_alltoall_stress.c
+        mpicc.openmpi -O2 -o "$out/stress_openmpi" tests/c/p2p_alltoall_stress.c
+        rm -f "$out"/stress.*.txt
+        r=1
+        while [ $r -le $REPEAT ]; do
+            case $((r % 3)) in # rotating, as below
+            1) order="switchyard mpich openmpi" ;;
+            2) order="mpich openmpi switchyard" ;;
+            0) order="openmpi switchyard mpich" ;;
+            esac
+            for n in 8 16; do
+                rounds=${STRESS_ROUNDS:-$((160 / n))}
+                for impl in $order; do
+                    launch $impl -n $n "$out/stress_$impl" $rounds stress_shm_s >> "$out/stress.$impl.$r.txt" ||
+                        echo "stress: $impl on $n ranks (shm) failed or passed ${BENCH_LIMIT}s (run $r)" >&2
+                    (export SWITCHYARD_TRANSPORT=tcp UCX_TLS=tcp OMPI_MCA_btl=self,tcp OMPI_MCA_pml=ob1
+                        launch $impl -n $n "$out/stress_$impl" $rounds stress_tcp_s >> "$out/stress.$impl.$r.txt") ||
+                        echo "stress: $impl on $n ranks (tcp) failed or passed ${BENCH_LIMIT}s (run $r)" >&2
+                done
+            done
+            r=$((r + 1))
+        done
+        echo "== stress, $REPEAT runs: wall seconds of p2p_alltoall_stress (size: ranks, on 2 cores)"
+        python3 bench/report.py "$out" stress switchyard mpich openmpi
+        continue
+    fi
     if [ $bench = percall ]; then # ns per call: each face of Switchyard vs MPICH and Open MPI
         "$B/bin/mpicc" -O2 -o "$out/percall_switchyard" bench/percall.c
         "$B/bin/mpicc_abi" -O2 -o "$out/percall_abi" bench/percall.c

@@ -1,5 +1,5 @@
-/* mpiexec_spawn.c — starting the ranks: the program check, each rank's environment, pipes
- * and PMI socket, its own process group, its CPU, PR_SET_PDEATHSIG, nothing else inherited. */
+/* mpiexec_spawn.c — starting the ranks: the program check, each rank's environment, pipes and
+ * PMI socket, its own session, its CPU, PR_SET_PDEATHSIG, nothing else inherited. */
 #define _GNU_SOURCE
 #include "mpiexec.h"
 
@@ -178,7 +178,16 @@ static _Noreturn void child(const struct child_setup *c)
     close_from(CHILD_PMI_FD + 1);
     signal(SIGPIPE, SIG_DFL);
     sigprocmask(SIG_SETMASK, c->mask, NULL);
-    setpgid(0, 0);
+    /* Its own session (so its own process group, pid = pgid, for mx_kill_all), as Hydra does
+     * for MPICH's ranks: with the kernel's autogroup scheduling (on by default) CPU time is
+     * shared between sessions first, so ranks left in the caller's session share one session's
+     * weight with each other and every other job of it; on 2 loaded cores an oversubscribed
+     * job ran at half MPICH's speed (issue 35, item 7). SWITCHYARD_RANK_SESSION=0: only a
+     * process group, in mpiexec's session. The parent never calls setpgid(pid, pid): a rank
+     * that is a group leader already could not call setsid. */
+    const char *own = getenv("SWITCHYARD_RANK_SESSION");
+    if ((own && strcmp(own, "0") == 0) || setsid() < 0)
+        setpgid(0, 0);
     /* die with mpiexec, even by SIGKILL; if it is already gone, do not start */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != c->parent)
         _exit(MX_EXIT_LAUNCH);
@@ -230,7 +239,8 @@ static int start_rank(struct mx_job *job, struct mx_rank *r, struct child_setup 
         goto fail;
     if (pid == 0)
         child(c);
-    setpgid(pid, pid); /* also done by the child: whichever runs first */
+    /* the child makes itself a session (and group) leader; until it does, mx_kill_all signals
+     * its pid too */
     r->pid = pid;
     job->nlive++;
     close(sv[1]);
