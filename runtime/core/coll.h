@@ -126,7 +126,8 @@ void *rt__sched_buffer(rt__sched *s, rt_count count, rt_type *type);
 int rt__coll_progress(void);
 
 /* Raises err on comm for collective fn, naming the rank of comm whose transfer failed (peer),
- * unless peer < 0; returns the error code. */
+ * unless peer < 0 (for RT_X_ERR_PROC_FAILED: whether that rank failed, or sent data that depend
+ * on a failed process); returns the error code. */
 int rt__coll_error(rt_comm *comm, int err, int peer, const char *fn);
 /* Starts persistent collective request r (inactive). RT_SUCCESS or an error class. */
 int rt__coll_start(rt_request *r);

@@ -35,6 +35,7 @@ struct rt__sched {
     rt_request *owner;        /* the collective request; NULL for a blocking call */
     int done, err;            /* finished, and its first error (blocking calls read them) */
     int failed_peer;          /* the rank in comm whose transfer gave err, or -1 */
+    int failure, failure_peer; /* this run's first RT_X_ERR_PROC_FAILED (0: none) and its peer */
     rt__sched *next, *prev;   /* the list of running schedules */
 };
 
@@ -46,8 +47,16 @@ int rt__coll_error(rt_comm *comm, int err, int peer, const char *fn)
     if (peer < 0)
         return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s", why);
     char who[24];
+    rt__rank_text(peer, who, sizeof who);
+    if (err == RT_X_ERR_PROC_FAILED && rt__failed_peer(comm, peer) == peer)
+        return rt_raise((rt_obj *)comm, err, fn,
+                        "the collective operation failed: rank %s of the communicator has failed", who);
+    if (err == RT_X_ERR_PROC_FAILED) /* a flagged message (RT__MSG_FAILED) */
+        return rt_raise((rt_obj *)comm, err, fn,
+                        "the collective operation failed: the data from rank %s depend on a process that has failed",
+                        who);
     return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s, in the transfer with rank %s",
-                    why, rt__rank_text(peer, who, sizeof who));
+                    why, who);
 }
 
 /* ------------------------------------------------------------ building */
@@ -232,6 +241,7 @@ static rt_request *post(rt__sched *s, const struct step *st, int *err)
     r->count = st->count;
     r->peer = st->peer;
     r->tag = s->tag - st->remote;
+    r->data_failed = kind == RT__REQ_SEND && s->failure; /* flagged: the receiver fails too */
     *err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     if (*err) {
         rt__obj_release(&r->obj);
@@ -312,19 +322,23 @@ static int advance(rt__sched *s)
             }
             n += s->nreqs;
             s->nreqs = 0;
-            if (err) {
+            if (err == RT_X_ERR_PROC_FAILED && !s->failure) {
+                /* Go on to the end without computing, sending flagged data (post): leaving
+                 * now would strand the live peers waiting for this process's part. */
+                s->failure = err;
+                s->failure_peer = peer;
+            } else if (err && err != RT_X_ERR_PROC_FAILED) {
                 finish(s, err, peer);
                 return n;
             }
-            err = run_local(s);
-            if (err) {
+            if (!s->failure && (err = run_local(s)) != RT_SUCCESS) {
                 finish(s, err, -1);
                 return n;
             }
             s->cur++;
         }
         if (s->cur == s->nrounds) {
-            finish(s, RT_SUCCESS, -1);
+            finish(s, s->failure, s->failure_peer);
             return n;
         }
         /* start the round: receives first, so that messages to ourselves find them */
@@ -351,7 +365,7 @@ static int advance(rt__sched *s)
                 s->reqs[s->nreqs++] = q;
             }
         if (!s->nreqs) { /* only local steps: run them now */
-            int err = run_local(s);
+            int err = s->failure ? RT_SUCCESS : run_local(s);
             if (err) {
                 finish(s, err, -1);
                 return n;
@@ -367,6 +381,8 @@ static void launch(rt__sched *s)
     s->nreqs = 0;
     s->done = 0;
     s->err = RT_SUCCESS;
+    s->failure = 0;
+    s->failure_peer = -1;
     s->next = running;
     s->prev = NULL;
     if (running)

@@ -108,6 +108,14 @@ static rt_count capacity(const rt_request *r)
     return r->count * r->type->size;
 }
 
+/* The error of a receive of capacity cap that gets the message with header h. */
+static int received_error(const rt_msg_hdr *h, rt_count cap)
+{
+    if (h->len > cap)
+        return RT_ERR_TRUNCATE;
+    return h->flags & RT__MSG_FAILED ? RT_X_ERR_PROC_FAILED : RT_SUCCESS;
+}
+
 /* The class a request fails with when its peer failed: the transports say
  * RT_ERR_PROC_ABORTED, the program gets MPIX_ERR_PROC_FAILED (docs/internals.md). */
 static int peer_error(int err)
@@ -152,7 +160,7 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     r->status.source = m->h.src;
     r->status.tag = m->h.tag;
     r->status.count = n;
-    r->status.error = m->h.len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS;
+    r->status.error = received_error(&m->h, cap);
     r->tmp_len = m->h.len; /* the message's real length, for the truncation message */
     /* A synchronous send is acknowledged once the data is in place (or, for a large one,
      * once the transport holds the match): the ack may complete the send and free its copy. */
@@ -229,8 +237,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
         queue_remove(&E.posted, &E.posted_tail, r);
         if (!large) { /* the common case: straight into the posted receive, no record */
             rt_count cap = capacity(r), n = h->len < cap ? h->len : cap;
-            r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n,
-                                    .error = h->len > cap ? RT_ERR_TRUNCATE : RT_SUCCESS};
+            r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n, .error = received_error(h, cap)};
             r->tmp_len = h->len;
             finish_recv(r, data, n); /* data in place first: the ack may free it (self) */
             if (h->flags & RT_MSG_SYNC)
@@ -369,7 +376,8 @@ static int try_send(rt_request *r)
     /* NULL: a non-contiguous send the transport packs piece by piece (env.pack) */
     const void *data = r->tmp ? r->tmp : rt__type_contig(r->type) || n == 0 ? r->buf : NULL;
     rt_msg_hdr h = {.ctx = r->comm->ctx, .src = r->comm->rank, .tag = r->tag, .len = n,
-                    .flags = r->mode == RT__MODE_SYNC ? RT_MSG_SYNC : 0, .sreq = (uint64_t)(uintptr_t)r};
+                    .flags = (r->mode == RT__MODE_SYNC ? RT_MSG_SYNC : 0) | (r->data_failed ? RT__MSG_FAILED : 0),
+                    .sreq = (uint64_t)(uintptr_t)r};
     int sync = r->mode == RT__MODE_SYNC;
     r->need_ack = (uint8_t)sync;
     const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;

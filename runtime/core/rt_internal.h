@@ -263,6 +263,8 @@ struct rt_request {
     uint8_t blocking;      /* waited for by the call that started it (MPI_Recv, MPI_Sendrecv):
                               a process failure fails its MPI_ANY_SOURCE receive with
                               RT_X_ERR_PROC_FAILED rather than RT_X_ERR_PROC_FAILED_PENDING */
+    uint8_t data_failed;   /* a collective's send whose data depend on a failed process: sent
+                              flagged (RT__MSG_FAILED), its receive fails (coll_sched.c) */
     rt_comm *comm;         /* holds a reference */
     rt_type *type;         /* holds a reference */
     void *buf;
