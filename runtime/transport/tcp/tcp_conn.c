@@ -130,25 +130,36 @@ int tcp_answer(int dst)
     return tcp_answer_from(dst, tcp_fd_source, &p->out_fd);
 }
 
+/* Reads from src into the size bytes at buf, of which *got have come: 1 once all have, 0 when
+ * src has no more for now, -1 when it closed (or failed) first. */
+static int fill(tcp_source src, void *ctx, void *buf, size_t size, size_t *got)
+{
+    while (*got < size) {
+        ssize_t r = src(ctx, (unsigned char *)buf + *got, size - *got);
+
+        if (r > 0)
+            *got += (size_t)r;
+        else if (r < 0 && errno == EINTR)
+            continue;
+        else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        else
+            return -1;
+    }
+    return 1;
+}
+
 int tcp_answer_from(int dst, tcp_source src, void *ctx)
 {
     struct tcp_peer *p = &tcp_g.peer[dst];
 
     if (p->dead || !p->authing)
         return 0;
-    while (p->chal_got < sizeof p->chal) {
-        ssize_t r = src(ctx, (unsigned char *)&p->chal + p->chal_got, sizeof p->chal - p->chal_got);
+    int filled = fill(src, ctx, &p->chal, sizeof p->chal, &p->chal_got);
 
-        if (r > 0)
-            p->chal_got += (size_t)r;
-        else if (r < 0 && errno == EINTR)
-            continue;
-        else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
-        else
-            break; /* the peer closed: it refused us, or died */
-    }
-    if (p->chal_got < sizeof p->chal || p->chal.magic != TCP_CHAL_MAGIC ||
+    if (filled == 0)
+        return 0;
+    if (filled < 0 || p->chal.magic != TCP_CHAL_MAGIC || /* closed: it refused us, or died */
         tcp_mac(p->chal.nonce, tcp_g.env->world_rank, dst, p->mac) < 0) {
         tcp_fail_peer(dst);
         return -1;
@@ -172,20 +183,12 @@ int tcp_confirm(int dst)
 
     if (p->dead || !p->confirming)
         return 0;
-    while (p->ack_got < sizeof p->ack) {
-        ssize_t r = read(p->out_fd, (unsigned char *)&p->ack + p->ack_got, sizeof p->ack - p->ack_got);
+    int filled = fill(tcp_fd_source, &p->out_fd, &p->ack, sizeof p->ack, &p->ack_got);
 
-        if (r > 0)
-            p->ack_got += (size_t)r;
-        else if (r < 0 && errno == EINTR)
-            continue;
-        else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
-        else { /* dropped before the acknowledgement: dst took us for a silent stranger */
-            tcp_redial(dst);
-            return 0;
-        }
-    }
+    if (filled < 0) /* dropped before the acknowledgement: dst took us for a silent stranger */
+        tcp_redial(dst);
+    if (filled <= 0)
+        return 0;
     if (p->ack != TCP_ACK_MAGIC) {
         tcp_fail_peer(dst);
         return -1;
