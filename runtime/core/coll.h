@@ -127,8 +127,9 @@ int rt__coll_progress(void);
 
 /* Raises err on comm for collective fn, naming the rank of comm whose transfer failed (peer),
  * unless peer < 0 (for RT_X_ERR_PROC_FAILED: whether that rank failed, or sent data that depend
- * on a failed process); returns the error code. */
-int rt__coll_error(rt_comm *comm, int err, int peer, const char *fn);
+ * on a failed process), or saying what schedule s (NULL: unknown) found wrong, such as a type
+ * signature that differs from the sender's; returns the error code. */
+int rt__coll_error(rt_comm *comm, int err, int peer, const rt__sched *s, const char *fn);
 /* Starts persistent collective request r (inactive). RT_SUCCESS or an error class. */
 int rt__coll_start(rt_request *r);
 /* Frees r's schedule (request destructor). */

@@ -3,6 +3,7 @@
 #include "coll.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 enum { ST_SEND, ST_RECV, ST_REDUCE, ST_COPY, ST_CALL };
@@ -35,14 +36,17 @@ struct rt__sched {
     rt_request *owner;        /* the collective request; NULL for a blocking call */
     int done, err;            /* finished, and its first error (blocking calls read them) */
     int failed_peer;          /* the rank in comm whose transfer gave err, or -1 */
-    int failure, failure_peer; /* this run's first RT_X_ERR_PROC_FAILED (0: none) and its peer */
+    int failure, failure_peer; /* this run's first failed transfer's error (0: none) and its peer */
+    char why[200];            /* what failed, when a transfer's error says too little ("" if not) */
     rt__sched *next, *prev;   /* the list of running schedules */
 };
 
 static rt__sched *running;
 
-int rt__coll_error(rt_comm *comm, int err, int peer, const char *fn)
+int rt__coll_error(rt_comm *comm, int err, int peer, const rt__sched *s, const char *fn)
 {
+    if (s && s->why[0])
+        return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s", s->why);
     const char *why = rt__class_string(err) ? rt__class_string(err) : "unknown error";
     if (peer < 0)
         return rt_raise((rt_obj *)comm, err, fn, "the collective operation failed: %s", why);
@@ -241,7 +245,8 @@ static rt_request *post(rt__sched *s, const struct step *st, int *err)
     r->count = st->count;
     r->peer = st->peer;
     r->tag = s->tag - st->remote;
-    r->data_failed = kind == RT__REQ_SEND && s->failure; /* flagged: the receiver fails too */
+    if (kind == RT__REQ_SEND && s->failure) /* flagged: the receiver fails too */
+        r->taint = s->failure == RT_X_ERR_PROC_FAILED ? RT__MSG_FAILED : RT__MSG_TAINTED;
     *err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     if (*err) {
         rt__obj_release(&r->obj);
@@ -301,6 +306,31 @@ static int run_local(rt__sched *s)
     return RT_SUCCESS;
 }
 
+/* The error of q, a finished transfer of s's current round, or RT_SUCCESS. A receive that got
+ * fewer bytes than its type signature says fails too (the processes' signatures differ): s->why
+ * says so, as it does for the other errors of mismatched or tainted data. */
+static int transfer_error(rt__sched *s, const rt_request *q)
+{
+    int err = q->status.error;
+    rt_count want = q->count * q->type->size;
+    char who[24];
+    rt__rank_text(q->peer, who, sizeof who);
+    if (q->kind == RT__REQ_RECV && q->peer != RT_PROC_NULL && !err && q->status.count < want) {
+        snprintf(s->why, sizeof s->why,
+                 "%lld bytes arrived from rank %s where this process's type signature expects %lld "
+                 "(the processes' type signatures differ)", (long long)q->status.count, who, (long long)want);
+        return RT_ERR_OTHER;
+    }
+    if (err == RT_ERR_TRUNCATE)
+        snprintf(s->why, sizeof s->why,
+                 "more than the %lld bytes this process's type signature expects arrived from rank %s "
+                 "(the processes' type signatures differ)", (long long)want, who);
+    else if (err == RT_ERR_OTHER && (q->taint & RT__MSG_TAINTED))
+        snprintf(s->why, sizeof s->why,
+                 "the data from rank %s depend on a process whose part of the collective failed", who);
+    return err;
+}
+
 /* Runs s as far as it can go; returns the steps completed. s may be finished (and its
  * request released) on return. */
 static int advance(rt__sched *s)
@@ -311,26 +341,20 @@ static int advance(rt__sched *s)
             for (int i = 0; i < s->nreqs; i++)
                 if (!s->reqs[i]->complete)
                     return n;
-            int err = RT_SUCCESS, peer = -1;
             for (int i = 0; i < s->nreqs; i++) {
                 rt_request *q = s->reqs[i];
-                if (!err && q->status.error) {
-                    err = q->status.error;
-                    peer = q->peer;
+                int err = s->failure ? RT_SUCCESS : transfer_error(s, q);
+                if (err) {
+                    /* Go on to the end without computing, sending flagged data (post):
+                     * leaving now would strand the live peers waiting for this process's part. */
+                    s->failure = err;
+                    s->failure_peer = q->peer;
                 }
                 rt__obj_release(&q->obj);
             }
             n += s->nreqs;
             s->nreqs = 0;
-            if (err == RT_X_ERR_PROC_FAILED && !s->failure) {
-                /* Go on to the end without computing, sending flagged data (post): leaving
-                 * now would strand the live peers waiting for this process's part. */
-                s->failure = err;
-                s->failure_peer = peer;
-            } else if (err && err != RT_X_ERR_PROC_FAILED) {
-                finish(s, err, peer);
-                return n;
-            }
+            int err;
             if (!s->failure && (err = run_local(s)) != RT_SUCCESS) {
                 finish(s, err, -1);
                 return n;
@@ -383,6 +407,7 @@ static void launch(rt__sched *s)
     s->err = RT_SUCCESS;
     s->failure = 0;
     s->failure_peer = -1;
+    s->why[0] = '\0';
     s->next = running;
     s->prev = NULL;
     if (running)
@@ -455,9 +480,10 @@ int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a,
         launch(s);
         rt__wait_until(sched_done, s);
         err = s->err;
-        int peer = s->failed_peer;
+        if (err)
+            err = rt__coll_error(comm, err, s->failed_peer, s, fn);
         sched_free(s);
-        return err ? rt__coll_error(comm, err, peer, fn) : RT_SUCCESS;
+        return err;
     }
     r->sched = s;
     s->owner = r;

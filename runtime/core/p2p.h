@@ -21,11 +21,14 @@ struct rt__umsg {
 
 /* ---- engine (p2p_engine.c) */
 
-/* A header flag of the engine's own (transports carry flags verbatim): the sender's data
- * depend on a failed process (a collective's send with rt_request.data_failed); the receive
- * that matches it completes with RT_X_ERR_PROC_FAILED, its data delivered all the same. */
+/* Header flags of the engine's own (transports carry flags verbatim), set from a collective's
+ * send rt_request.taint: the sender's data depend on a failed process (RT__MSG_FAILED: the
+ * receive that matches it completes with RT_X_ERR_PROC_FAILED), or on a part of the
+ * collective that failed otherwise, such as a type-signature mismatch (RT__MSG_TAINTED: the
+ * receive completes with RT_ERR_OTHER). The data are delivered all the same. */
 #define RT__MSG_FAILED 4u
-_Static_assert(!(RT__MSG_FAILED & (RT_MSG_SYNC | RT_MSG_ACK)), "RT__MSG_FAILED is a transport flag");
+#define RT__MSG_TAINTED 8u
+_Static_assert(!((RT__MSG_FAILED | RT__MSG_TAINTED) & (RT_MSG_SYNC | RT_MSG_ACK)), "the engine's flags are the transports'");
 
 /* Frees an unexpected-message record and its payload (taken off every queue). */
 void rt__umsg_free(struct rt__umsg *m);

@@ -108,12 +108,14 @@ static rt_count capacity(const rt_request *r)
     return r->count * r->type->size;
 }
 
-/* The error of a receive of capacity cap that gets the message with header h. */
-static int received_error(const rt_msg_hdr *h, rt_count cap)
+/* The error of receive r, of capacity cap, that gets the message with header h; notes the
+ * message's taint in r. */
+static int received_error(rt_request *r, const rt_msg_hdr *h, rt_count cap)
 {
+    r->taint = (uint8_t)(h->flags & (RT__MSG_FAILED | RT__MSG_TAINTED));
     if (h->len > cap)
         return RT_ERR_TRUNCATE;
-    return h->flags & RT__MSG_FAILED ? RT_X_ERR_PROC_FAILED : RT_SUCCESS;
+    return h->flags & RT__MSG_FAILED ? RT_X_ERR_PROC_FAILED : h->flags & RT__MSG_TAINTED ? RT_ERR_OTHER : RT_SUCCESS;
 }
 
 /* The class a request fails with when its peer failed: the transports say
@@ -160,7 +162,7 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     r->status.source = m->h.src;
     r->status.tag = m->h.tag;
     r->status.count = n;
-    r->status.error = received_error(&m->h, cap);
+    r->status.error = received_error(r, &m->h, cap);
     r->tmp_len = m->h.len; /* the message's real length, for the truncation message */
     /* A synchronous send is acknowledged once the data is in place (or, for a large one,
      * once the transport holds the match): the ack may complete the send and free its copy. */
@@ -237,7 +239,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
         queue_remove(&E.posted, &E.posted_tail, r);
         if (!large) { /* the common case: straight into the posted receive, no record */
             rt_count cap = capacity(r), n = h->len < cap ? h->len : cap;
-            r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n, .error = received_error(h, cap)};
+            r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n, .error = received_error(r, h, cap)};
             r->tmp_len = h->len;
             finish_recv(r, data, n); /* data in place first: the ack may free it (self) */
             if (h->flags & RT_MSG_SYNC)
@@ -376,7 +378,7 @@ static int try_send(rt_request *r)
     /* NULL: a non-contiguous send the transport packs piece by piece (env.pack) */
     const void *data = r->tmp ? r->tmp : rt__type_contig(r->type) || n == 0 ? r->buf : NULL;
     rt_msg_hdr h = {.ctx = r->comm->ctx, .src = r->comm->rank, .tag = r->tag, .len = n,
-                    .flags = (r->mode == RT__MODE_SYNC ? RT_MSG_SYNC : 0) | (r->data_failed ? RT__MSG_FAILED : 0),
+                    .flags = (r->mode == RT__MODE_SYNC ? RT_MSG_SYNC : 0) | r->taint,
                     .sreq = (uint64_t)(uintptr_t)r};
     int sync = r->mode == RT__MODE_SYNC;
     r->need_ack = (uint8_t)sync;

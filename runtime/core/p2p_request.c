@@ -139,13 +139,13 @@ static __attribute__((noinline, cold)) int request_error(const rt_request *r, co
         return rt_raise((rt_obj *)r->comm, error_of(r, x), fn,
                         "the MPI_ANY_SOURCE receive %s: rank %d of its communicator has failed",
                         r->blocking ? "failed" : "cannot complete", x->lost);
+    if (r->kind == RT__REQ_COLL)
+        return rt__coll_error(r->comm, s->error, x->lost, r->sched, fn);
     if (s->error == RT_ERR_TRUNCATE)
         return rt_raise((rt_obj *)r->comm, RT_ERR_TRUNCATE, fn,
                         "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",
                         (long long)x->tmp_len, s->source, s->tag, (long long)(x->count * x->type->size));
     const char *why = rt__class_string(s->error);
-    if (r->kind == RT__REQ_COLL)
-        return rt__coll_error(r->comm, s->error, x->lost, fn);
     char peer[24];
     rt__rank_text(x->peer == RT_ANY_SOURCE && x->kind == RT__REQ_RECV ? s->source : x->peer, peer, sizeof peer);
     if (s->error == RT_X_ERR_PROC_FAILED)

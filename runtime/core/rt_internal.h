@@ -263,8 +263,10 @@ struct rt_request {
     uint8_t blocking;      /* waited for by the call that started it (MPI_Recv, MPI_Sendrecv):
                               a process failure fails its MPI_ANY_SOURCE receive with
                               RT_X_ERR_PROC_FAILED rather than RT_X_ERR_PROC_FAILED_PENDING */
-    uint8_t data_failed;   /* a collective's send whose data depend on a failed process: sent
-                              flagged (RT__MSG_FAILED), its receive fails (coll_sched.c) */
+    uint8_t taint;         /* a collective's send whose data depend on a failed process
+                              (RT__MSG_FAILED) or on a failed part of the collective
+                              (RT__MSG_TAINTED): the flag it is sent with, which fails its
+                              receive (coll_sched.c); a receive: the flag its message bore */
     rt_comm *comm;         /* holds a reference */
     rt_type *type;         /* holds a reference */
     void *buf;
