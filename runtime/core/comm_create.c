@@ -256,7 +256,8 @@ static int failed(rt_comm *comm, int err, const char *fn)
 {
     if (err == RT_ERR_NO_MEM)
         return rt_raise(&comm->obj, err, fn, "out of memory");
-    return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed)");
+    return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed: %s)",
+            rt__class_string(err));
 }
 
 static int out_of_ids(rt_comm *comm, const char *fn)

@@ -200,14 +200,16 @@ int rt_Intercomm_create(rt_comm *local_comm, int local_leader, rt_comm *peer_com
     rt__team t = rt__team_of(lc);
     rt__ctx_mask(mask);
     if ((err = rt__coll_allreduce(&t, mask, sizeof mask, rt__op_band)) != RT_SUCCESS)
-        return RT_ERR(lc, err, "the local group could not agree (internal communication failed)");
+        return RT_ERR(lc, err, "the local group could not agree (internal communication failed: %s)",
+                rt__class_string(err));
     struct verdict v = {0, -1, 0};
     int *rw = NULL;
     if (lc->rank == local_leader)
         leader(lc, mask, peer_comm, remote_leader, tag, &v, &rw);
     if ((err = rt__coll_bcast(&t, &v, sizeof v, local_leader)) != RT_SUCCESS) {
         free(rw);
-        return RT_ERR(lc, err, "the local group could not agree (internal communication failed)");
+        return RT_ERR(lc, err, "the local group could not agree (internal communication failed: %s)",
+                rt__class_string(err));
     }
     if (!v.err && lc->rank != local_leader && !(rw = malloc(sizeof *rw * (size_t)v.rsize)))
         v.err = RT_ERR_NO_MEM; /* (the bcast below then fails for the others: a broken job) */
@@ -224,7 +226,8 @@ int rt_Intercomm_create(rt_comm *local_comm, int local_leader, rt_comm *peer_com
         case RT_ERR_COMM:
             return RT_ERR(lc, RT_ERR_COMM, "invalid communicator 'peer_comm' = MPI_COMM_NULL at the local leader");
         default:
-            return RT_ERR(lc, v.err, "the leaders could not agree (internal communication failed)");
+            return RT_ERR(lc, v.err, "the leaders could not agree (internal communication failed: %s)",
+                    rt__class_string(v.err));
         }
     }
     if (v.id < 0) {
@@ -251,7 +254,7 @@ int rt_Intercomm_merge(rt_comm *intercomm, int high, rt_comm **newintracomm)
     if (!err)
         err = rt__inter_swap(c, &high, sizeof high, &rhigh, sizeof rhigh);
     if (err)
-        return RT_ERR(c, err, "the groups could not agree (internal communication failed)");
+        return RT_ERR(c, err, "the groups could not agree (internal communication failed: %s)", rt__class_string(err));
     if (id < 0)
         return RT_ERR(c, RT_ERR_OTHER, "out of context ids: all %d communicators this process may share are in use",
                       RT__CTX_IDS - 2);

@@ -70,7 +70,8 @@ int rt__topo_comm(rt_comm *old, int n, const int *members, struct rt__topo *t, r
     *newcomm = NULL;
     if (err) {
         rt__topo_free(t);
-        return rt_raise(&old->obj, err, fn, "the processes could not agree (internal communication failed)");
+        return rt_raise(&old->obj, err, fn, "the processes could not agree (internal communication failed: %s)",
+                rt__class_string(err));
     }
     if (id < 0) {
         rt__topo_free(t);

@@ -173,7 +173,8 @@ int rt_Dist_graph_create(rt_comm *comm_old, int n, const int *sources, const int
     free(bytes);
     if (err) {
         free(all);
-        return RT_ERR(c, err, "the processes could not agree (internal communication failed)");
+        return RT_ERR(c, err, "the processes could not agree (internal communication failed: %s)",
+                rt__class_string(err));
     }
     /* my in- and out-neighbors */
     int indeg = 0, outdeg = 0;

@@ -15,8 +15,10 @@ int rt__all_ok(rt_comm *comm, int ok, int *err)
 
 static int win_failed(rt_obj *eo, int err, const char *fn)
 {
-    return rt_raise(eo, err, fn, err == RT_ERR_NO_MEM ? "out of memory for the window"
-                                                      : "the members could not agree (internal communication failed)");
+    if (err == RT_ERR_NO_MEM)
+        return rt_raise(eo, err, fn, "out of memory for the window");
+    return rt_raise(eo, err, fn, "the members could not agree (internal communication failed: %s)",
+                    rt__class_string(err));
 }
 
 /* Common part of the creation calls: checks, a private communicator (a dup of comm), the

@@ -30,7 +30,8 @@ int rt__win_shm_map(rt_win *w, const char *fn)
     rt_comm *comm = w->comm;
     int n = comm->size, same = 0, color, err;
     if ((err = rt__node_color(comm, &color, &same)) != RT_SUCCESS)
-        return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed)");
+        return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed: %s)",
+                rt__class_string(err));
     if (!same)
         return rt_raise(&comm->obj, RT_ERR_RMA_SHARED, fn,
                         "the processes of 'comm' are not all on one node: they cannot share memory");
@@ -66,7 +67,8 @@ int rt__win_shm_map(rt_win *w, const char *fn)
     }
     rt__team t = rt__team_of(comm);
     if ((err = rt__coll_bcast(&t, name, sizeof name, 0)) != RT_SUCCESS)
-        return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed)");
+        return rt_raise(&comm->obj, err, fn, "the members could not agree (internal communication failed: %s)",
+                rt__class_string(err));
     if (comm->rank != 0 && name[0])
         fd = shm_open(name, O_RDWR, 0600);
     void *p = fd >= 0 ? mmap(NULL, w->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;

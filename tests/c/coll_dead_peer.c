@@ -6,8 +6,10 @@
  * collective, the rooted ones with the dead rank as root and with a live root, each on its own
  * communicator (dup'd before the death) under MPI_ERRORS_RETURN. Every call must return:
  * MPI_SUCCESS, or MPIX_ERR_PROC_FAILED (MPI_ERR_PROC_ABORTED on the standard ABI) with a message;
- * an error where the survivor's result depends on the dead rank's data. The last line a
- * survivor prints is "rank R: all N cases returned". */
+ * an error where the survivor's result depends on the dead rank's data. Then the collectives
+ * that make communicators (MPI_Comm_dup, _idup, _split, _create), which need every member's
+ * part: each fails on every survivor. The last line a survivor prints is
+ * "rank R: all N cases returned". */
 #include "check.h"
 
 #include <signal.h>
@@ -136,6 +138,13 @@ int main(int argc, char **argv)
         for (int mode = 0; mode < NMODES; mode++)
             for (int live = 0; live < 1 + rooted(c); live++)
                 CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comms[c][mode][live]) == MPI_SUCCESS, "MPI_Comm_dup\n");
+    enum { DUP, IDUP, SPLIT, CREATE, NMAKE };
+    static const char *const makers[NMAKE] = {"MPI_Comm_dup", "MPI_Comm_idup", "MPI_Comm_split", "MPI_Comm_create"};
+    MPI_Comm parents[NMAKE];
+    MPI_Group world_group;
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    for (int m = 0; m < NMAKE; m++)
+        CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &parents[m]) == MPI_SUCCESS, "MPI_Comm_dup\n");
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == dead) {
         fflush(stdout);
@@ -165,6 +174,30 @@ int main(int argc, char **argv)
                 CHECK(rc != MPI_SUCCESS || !must_fail(c, me, root, dead),
                       "rank %d: %s succeeded, but its result depends on the dead rank %d\n", me, what, dead);
             }
+    for (int m = 0; m < NMAKE; m++, done++) {
+        MPI_Comm made = MPI_COMM_NULL;
+        MPI_Request req;
+        double t0 = MPI_Wtime();
+        int rc = m == DUP     ? MPI_Comm_dup(parents[m], &made)
+                 : m == IDUP  ? MPI_Comm_idup(parents[m], &made, &req)
+                 : m == SPLIT ? MPI_Comm_split(parents[m], 0, me, &made)
+                              : MPI_Comm_create(parents[m], world_group, &made);
+        if (m == IDUP && rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        char text[MPI_MAX_ERROR_STRING] = "";
+        int cls = MPI_SUCCESS, len = 0;
+        if (rc != MPI_SUCCESS) {
+            MPI_Error_class(rc, &cls);
+            MPI_Error_string(rc, text, &len);
+        }
+        printf("rank %d: %s returned in %.3f s: %s\n", me, makers[m], MPI_Wtime() - t0,
+               rc == MPI_SUCCESS ? "MPI_SUCCESS" : text);
+        fflush(stdout);
+        CHECK(rc != MPI_SUCCESS, "rank %d: %s succeeded without the dead rank %d's part\n", me, makers[m], dead);
+        CHECK(cls == MPIX_ERR_PROC_FAILED, "rank %d: %s: class %d, expected %d\n", me, makers[m], cls,
+              MPIX_ERR_PROC_FAILED);
+    }
+    MPI_Group_free(&world_group);
     printf("rank %d: all %d cases returned\n", me, done);
     fflush(stdout);
     MPI_Finalize();

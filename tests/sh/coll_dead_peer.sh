@@ -1,7 +1,8 @@
 # coll_dead_peer.sh — after a rank is killed (SIGKILL) under mpiexec -disable-auto-cleanup, every
 # blocking, nonblocking and persistent collective returns on every survivor, the dead rank as
 # root and not (tests/c/coll_dead_peer.c checks the classes), never waits forever (issue 35,
-# item 2): small (eager) and large (rendezvous) blocks, shared memory and TCP, both C faces.
+# item 2), then the calls that make communicators: small (eager) and large (rendezvous) blocks,
+# shared memory and TCP, both C faces.
 . tests/sh/lib.sh
 for b in c abi; do
     [ -x "$BUILD/tests/$b/coll_dead_peer" ] || fail "$BUILD/tests/$b/coll_dead_peer is not built"
