@@ -4,7 +4,7 @@
 #define RT_COLL_H
 
 #include "type/op.h"
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 /* A schedule: rounds of steps. A round starts all its sends and receives at once; when they
  * are complete its local steps (reductions, copies) run in order, then the next round

@@ -2,7 +2,7 @@
  * allreduce, allgather, a pairwise exchange), over the engine's requests on a collective context.
  * Like the schedules (coll_sched.c), each runs to its end after an error, its later sends
  * flagged (rt_request.taint), so that no member is left waiting for a part that never comes. */
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* comm_create.c — intra-communicator construction: context ids agreed among the members (and
  * claimed by pending idups), dup (with info), split, split_type, create, create_group, free, compare, group, info. */
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /* state.c — the MPI lifecycle: MPI_Init/_thread, MPI_Finalize, MPI_Initialized/Finalized,
  * thread level queries and the main thread. */
 #include "rt_internal.h"
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 /* At load: the loading thread counts as the main thread until MPI_Init. */
 void rt__state_load(void)
