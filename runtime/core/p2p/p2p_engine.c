@@ -1,7 +1,7 @@
 /* p2p_engine.c — the point-to-point engine: posted and unexpected queues, matching in
  * arrival order, the self path, sends through the transports, progress and blocking waits. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include "coll.h"
+#include "coll/coll.h"
 
 #include <sched.h>
 #include <stdio.h>
