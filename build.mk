@@ -7,7 +7,7 @@ LIB := $(BUILD)/lib
 BIN := $(BUILD)/bin
 INC := $(BUILD)/include
 
-RT_SRC := $(wildcard runtime/core/*.c runtime/core/*/*.c runtime/transport/*/*.c) runtime/launch/pmi.c runtime/launch/pmi_wire.c \
+RT_SRC := $(wildcard runtime/core/*/*.c runtime/transport/*/*.c) runtime/launch/pmi.c runtime/launch/pmi_wire.c \
 	$(GEN)/rt_builtins.c $(GEN)/rt_stubs.c
 C_SRC := $(wildcard bindings/c/*.c bindings/common/*.c) $(wildcard $(GEN)/c/*.c)
 F_SRC := $(wildcard bindings/fortran/*.c) $(wildcard $(GEN)/fortran/*.c)

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nodemap.h"
+#include "init/nodemap.h"
 #include "pmi.h"
 
 /* The engine's state; part of the runtime state a lock will guard (see rt__global). */
