@@ -3,7 +3,7 @@
 #ifndef RT_COLL_H
 #define RT_COLL_H
 
-#include "type/op.h"
+#include "type/type.h"
 #include "p2p/p2p.h"
 
 /* A schedule: rounds of steps. A round starts all its sends and receives at once; when they

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "op.h"
+#include "type.h"
 
 /* inout[i] = in[i] op inout[i] for n basic elements laid out contiguously (pair types: the
  * packed stream, value then index, no padding). */

@@ -1,7 +1,7 @@
-/* op.h — reduction operations (op.c): the predefined ops on the types the standard allows
- * them for, user ops (MPI_Op_create) called through their face, applied to typed buffers. */
-#ifndef RT_OP_H
-#define RT_OP_H
+/* type.h — the datatype part's contract to the parts above it: reduction operations (op.c),
+ * the predefined ops on the types the standard allows, user ops called through their face. */
+#ifndef RT_TYPE_H
+#define RT_TYPE_H
 
 #include "rt_internal.h"
 
