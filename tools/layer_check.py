@@ -84,14 +84,15 @@ def symbols(obj):
     return defined, undefined
 
 
-def call_breaches(objdir, parts):
-    """(file, symbol, why) for each symbol an object uses from a part above its own."""
+def call_breaches(core, objdir, parts):
+    """(file, symbol, why) for each symbol an object uses from a part above its own (objects
+    whose source is gone, left by an earlier build, are skipped)."""
     rank = {p: i for i, p in enumerate(parts)}
     owner, uses = {}, {}
     for part in parts:
         folder = os.path.join(objdir, part)
         for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-            if name.endswith('.o'):
+            if name.endswith('.o') and os.path.isfile(os.path.join(core, part, name[:-2] + '.c')):
                 defined, undefined = symbols(os.path.join(folder, name))
                 rel = f'{part}/{name[:-2]}.c'
                 for s in defined:
@@ -110,7 +111,7 @@ def main():
     core, objdir = sys.argv[1:]
     parts, allowed = read_layers(core)
     bad = layout_breaches(core, parts)
-    found = include_breaches(core, parts) + call_breaches(objdir, parts)
+    found = include_breaches(core, parts) + call_breaches(core, objdir, parts)
     bad += [f'{f}: {what}: {why}' for f, what, why in found if (f, what) not in allowed]
     seen = {(f, what) for f, what, _ in found}
     bad += [f'{f}: {what}: an exception of layers.txt that no longer occurs (remove it)'

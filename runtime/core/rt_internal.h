@@ -372,8 +372,12 @@ static inline int rt__copy_str(char *dst, size_t dstsize, const char *src)
 
 /* ------------------------------------------------------------ objects (obj.c) */
 
-/* Called once at library load: creates every builtin object (header + class defaults). */
+/* Called once at library load: gives every builtin object its header (the parts that own the
+ * classes fill in their defaults after it, init/load.c). */
 void rt__objs_load(void);
+/* Makes destroy the destructor of class cls: it releases what an object owns before its
+ * memory goes (rt__obj_free). Set at load by the part that owns the class (init/load.c). */
+void rt__obj_set_destructor(int cls, void (*destroy)(rt_obj *o));
 /* Called at unload: frees the table arrays (live user objects are the user's leak). */
 void rt__objs_unload(void);
 
@@ -441,6 +445,11 @@ rt_errhandler **rt__errhandler_slot(rt_obj *o);
 int rt__errhandler_invoke(rt_errhandler *eh, rt_obj *target, int code, const char *msg);
 /* Replaces the handler in *slot by eh (reference moved: retains eh, releases the old). */
 void rt__errhandler_replace(rt_errhandler **slot, rt_errhandler *eh);
+/* What handlers made for objects of class cls are for ("windows (MPI_Win_create_errhandler)"). */
+const char *rt__errhandler_class_noun(int cls);
+/* Makes fn run before each call of a user's error handler (the attribute part's reset of the
+ * calling thread's attribute view, registered at load: init/load.c). */
+void rt__errhandler_on_user_call(void (*fn)(void));
 
 /* ------------------------------------------------------------ communicators (comm.c) */
 
@@ -572,6 +581,14 @@ int rt__inter_swap(rt_comm *inter, const void *mine, size_t mbytes, void *theirs
 int rt__inter_dup(rt_comm *comm, rt_comm **newcomm);
 int rt__inter_split(rt_comm *comm, int color, int key, rt_comm **newcomm);
 int rt__inter_create(rt_comm *comm, rt_group *group, rt_comm **newcomm);
+/* What the topology part (above comm) does for the description a communicator carries
+ * (rt_comm.topo), registered at load (init/load.c): dup, a deep copy (NULL: NULL; *ok = 0
+ * when out of memory); free (NULL: nothing). */
+struct rt__topo_hooks {
+    struct rt__topo *(*dup)(const struct rt__topo *t, int *ok);
+    void (*free)(struct rt__topo *t);
+};
+extern struct rt__topo_hooks rt__topo_hooks;
 
 /* ------------------------------------------------------------ topologies (topo*.c) */
 

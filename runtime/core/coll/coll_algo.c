@@ -1,6 +1,6 @@
 /* coll_algo.c — the collective algorithms on intra-communicators, each written as a schedule
  * builder: dissemination barrier, binomial trees, recursive doubling, rings and direct exchanges. */
-#include "coll_algo.h"
+#include "coll.h"
 
 #include <stdlib.h>
 

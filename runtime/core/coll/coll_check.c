@@ -1,7 +1,7 @@
 /* coll_check.c — SWITCHYARD_COLL_CHECK=1: before each collective on an intra-communicator, its
  * processes agree that every one accepted its arguments and called the same collective with the
  * same root, op and type signature of the data every process exchanges alike. */
-#include "coll_algo.h"
+#include "coll.h"
 
 #include <limits.h>
 #include <stdlib.h>

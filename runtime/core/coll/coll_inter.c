@@ -1,6 +1,6 @@
 /* coll_inter.c — collectives on inter-communicators: data flows between the two groups; rooted
  * ones name the root MPI_ROOT in its group (MPI_PROC_NULL for the others there). */
-#include "coll_algo.h"
+#include "coll.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* coll_reduce.c — reductions on intra-communicators as schedules: binomial reduce, recursive
  * doubling allreduce, reduce-scatter, scans; operands always combined in rank order. */
-#include "coll_algo.h"
+#include "coll.h"
 
 #include <stdlib.h>
 

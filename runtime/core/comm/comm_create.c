@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+struct rt__topo_hooks rt__topo_hooks;
+
 /* ------------------------------------------------------------ context ids */
 
 /* Bit i set: id i is free at this process. Ids 0 and 1 belong to WORLD and SELF. */
@@ -202,7 +204,7 @@ void rt__comm_free_parts(rt_comm *c)
     free(c->coll); /* one block with lcoll */
     c->world = c->lworld = NULL;
     c->coll = c->lcoll = NULL;
-    rt__topo_free(c->topo);
+    rt__topo_hooks.free(c->topo);
     c->topo = NULL;
     rt__obj_release((rt_obj *)c->info);
     c->info = NULL;
@@ -291,7 +293,7 @@ static int dup_common(rt_comm *comm, const rt_info *info, rt_comm **newcomm, con
     if (err)
         return failed(comm, err, fn);
     int ok = 1;
-    nc->topo = rt__topo_dup(comm->topo, &ok);
+    nc->topo = rt__topo_hooks.dup(comm->topo, &ok);
     if (ok && info && info->n > 0 && !(nc->info = rt__info_copy(info)))
         ok = 0;
     if (!ok) {

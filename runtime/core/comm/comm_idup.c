@@ -1,6 +1,6 @@
 /* comm_idup.c — MPI_Comm_idup and MPI_Comm_idup_with_info: the new communicator exists when the
  * call returns; its context id is agreed by a nonblocking schedule, its attributes copied at completion. */
-#include "coll/coll_algo.h"
+#include "coll/coll.h"
 
 #include <stdlib.h>
 
@@ -78,7 +78,7 @@ static rt_comm *pending_copy(rt_comm *comm, const rt_info *info)
     if (!nc)
         return NULL;
     int ok = 1;
-    nc->topo = rt__topo_dup(comm->topo, &ok);
+    nc->topo = rt__topo_hooks.dup(comm->topo, &ok);
     if (ok && info && info->n > 0 && !(nc->info = rt__info_copy(info)))
         ok = 0;
     if (!ok) {

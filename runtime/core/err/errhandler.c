@@ -1,5 +1,5 @@
 /* errhandler.c — error handler objects: the builtin MPI_ERRORS_*, user handlers for each
- * object class, setting/getting them on communicators, and running a handler. */
+ * object class, setting/getting them on windows, and running a handler. */
 #include "rt_internal.h"
 
 #include <stdio.h>
@@ -39,6 +39,13 @@ void rt__errhandler_replace(rt_errhandler **slot, rt_errhandler *eh)
         rt__obj_release(&old->obj);
 }
 
+static void (*before_user_handler)(void);
+
+void rt__errhandler_on_user_call(void (*fn)(void))
+{
+    before_user_handler = fn;
+}
+
 /* Runs eh for `code` on target. FATAL/ABORT (or a NULL handler, or a user handler without
  * a usable face): print msg and end the job with status 1. RETURN: nothing. USER: the
  * face calls the user function with target's handle. Returns code if it comes back. */
@@ -57,7 +64,8 @@ int rt__errhandler_invoke(rt_errhandler *eh, rt_obj *target, int code, const cha
             rt__fatal_code(code, msg);
         /* the user function may replace the handler (and so free it) while it runs; its own
          * attribute calls start from the C view, whatever the failing call had announced */
-        rt_attr_next_kind(RT_ATTR_PTR);
+        if (before_user_handler)
+            before_user_handler();
         rt__obj_retain(&eh->obj);
         eh->cb.face->call_errhandler(&eh->cb, target, code);
         rt__obj_release(&eh->obj);
@@ -65,7 +73,7 @@ int rt__errhandler_invoke(rt_errhandler *eh, rt_obj *target, int code, const cha
     }
 }
 
-static const char *class_noun(int cls)
+const char *rt__errhandler_class_noun(int cls)
 {
     switch (cls) {
     case RT_CLASS_COMM: return "communicators (MPI_Comm_create_errhandler)";
@@ -126,68 +134,6 @@ int rt_Errhandler_create(rt_callback function, rt_errhandler **errhandler)
     return create(__func__, function, RT_CLASS_COMM, errhandler);
 }
 
-static int set_on_comm(const char *fn, rt_comm *comm, rt_errhandler *eh)
-{
-    int err = rt__comm_check(comm, fn);
-
-    if (err)
-        return err;
-    if (!rt_obj_is(eh, RT_CLASS_ERRHANDLER))
-        return rt_raise(&comm->obj, RT_ERR_ERRHANDLER, fn, "invalid error handler 'errhandler'%s",
-                        eh ? "" : " (MPI_ERRHANDLER_NULL)");
-    if (eh->for_cls != RT_CLASS_NONE && eh->for_cls != RT_CLASS_COMM)
-        return rt_raise(&comm->obj, RT_ERR_ARG, fn, "error handler 'errhandler' was created for "
-                        "%s and cannot be set on a communicator", class_noun(eh->for_cls));
-    rt__errhandler_replace(&comm->errh, eh);
-    if (comm == (rt_comm *)rt_builtins[RT_B_COMM_SELF])
-        rt__g.err.self_errh_set = 1;  /* errors with no object follow SELF from now on */
-    return RT_SUCCESS;
-}
-
-static int get_of_comm(const char *fn, rt_comm *comm, rt_errhandler **out)
-{
-    int err = rt__comm_check(comm, fn);
-
-    if (err)
-        return err;
-    if (!out)
-        return rt__null_arg(&comm->obj, fn, "errhandler");
-    rt__obj_retain(&comm->errh->obj);
-    *out = comm->errh;
-    return RT_SUCCESS;
-}
-
-/* MPI_Comm_set_errhandler: comm's handler becomes errhandler (comm holds a reference).
- * Bad comm: RT_ERR_COMM; bad handler: RT_ERR_ERRHANDLER; handler made for another object
- * class: RT_ERR_ARG. */
-int rt_Comm_set_errhandler(rt_comm *comm, rt_errhandler *errhandler)
-{
-    rt_require_init(__func__);
-    return set_on_comm(__func__, comm, errhandler);
-}
-
-/* MPI_Comm_get_errhandler: *errhandler = comm's handler, a new reference the user frees
- * with MPI_Errhandler_free. Bad comm: RT_ERR_COMM. */
-int rt_Comm_get_errhandler(rt_comm *comm, rt_errhandler **errhandler)
-{
-    rt_require_init(__func__);
-    return get_of_comm(__func__, comm, errhandler);
-}
-
-/* MPI-1 MPI_Errhandler_set: rt_Comm_set_errhandler. */
-int rt_Errhandler_set(rt_comm *comm, rt_errhandler *errhandler)
-{
-    rt_require_init(__func__);
-    return set_on_comm(__func__, comm, errhandler);
-}
-
-/* MPI-1 MPI_Errhandler_get: rt_Comm_get_errhandler. */
-int rt_Errhandler_get(rt_comm *comm, rt_errhandler **errhandler)
-{
-    rt_require_init(__func__);
-    return get_of_comm(__func__, comm, errhandler);
-}
-
 /* MPI_Errhandler_free: drops the user's reference and sets *errhandler = NULL; objects
  * using the handler keep it alive. Predefined handlers may be "freed" (they never die).
  * Not a handler: RT_ERR_ERRHANDLER. */
@@ -203,32 +149,13 @@ int rt_Errhandler_free(rt_errhandler **errhandler)
     return RT_SUCCESS;
 }
 
-/* MPI_Comm_call_errhandler: runs comm's handler with errorcode (a predefined class, user
- * class/code or instance code), then returns RT_SUCCESS (fatal handlers end the job).
- * Bad comm: RT_ERR_COMM; unknown code: RT_ERR_ARG. */
-int rt_Comm_call_errhandler(rt_comm *comm, int errorcode)
-{
-    char name[64], msg[RT_MAX_ERROR_STRING];
-    int err, n;
-
-    rt_require_init(__func__);
-    if ((err = rt__comm_check(comm, __func__)) != RT_SUCCESS)
-        return err;
-    /* what a fatal handler prints: "MPI_Comm_call_errhandler: <text of the code>" */
-    n = snprintf(msg, sizeof msg, "%s: ", rt__mpi_name(__func__, name, sizeof name));
-    if (rt__error_text(errorcode, msg + n, sizeof msg - (size_t)n) < 0)
-        return RT_ERR(comm, RT_ERR_ARG, "invalid error code %d", errorcode);
-    rt__errhandler_invoke(comm->errh, &comm->obj, errorcode, msg);
-    return RT_SUCCESS;
-}
-
 /* MPI_Win_set_errhandler: win's handler becomes errhandler (one made for communicators or
  * files: RT_ERR_ARG). */
 int rt_Win_set_errhandler(rt_win *win, rt_errhandler *errhandler)
 {
     if (errhandler->for_cls != RT_CLASS_NONE && errhandler->for_cls != RT_CLASS_WIN)
         return RT_ERR(win, RT_ERR_ARG, "error handler 'errhandler' was created for %s and cannot be set on a window",
-                      class_noun(errhandler->for_cls));
+                      rt__errhandler_class_noun(errhandler->for_cls));
     rt__errhandler_replace(&win->errh, errhandler);
     return RT_SUCCESS;
 }

@@ -46,16 +46,14 @@ static const size_t class_size[RT_CLASS_COUNT] = {
 static rt_obj *spares[RT_CLASS_COUNT][RT__SPARES];
 static int nspares[RT_CLASS_COUNT];
 
-/* Releases what an object owns before its memory goes (NULL: nothing to release). */
-static void (*const class_dtor[RT_CLASS_COUNT])(rt_obj *) = {
-    [RT_CLASS_COMM] = rt__comm_destroy,
-    [RT_CLASS_INFO] = rt__info_destroy,
-    [RT_CLASS_DATATYPE] = rt__type_destroy,
-    [RT_CLASS_GROUP] = rt__group_destroy,
-    [RT_CLASS_REQUEST] = rt__request_destroy,
-    [RT_CLASS_MESSAGE] = rt__message_destroy,
-    [RT_CLASS_WIN] = rt__win_destroy,
-};
+/* Releases what an object owns before its memory goes (NULL: nothing to release); each set by
+ * the part that owns the class (rt__obj_set_destructor), at load. */
+static void (*class_dtor[RT_CLASS_COUNT])(rt_obj *);
+
+void rt__obj_set_destructor(int cls, void (*destroy)(rt_obj *o))
+{
+    class_dtor[cls] = destroy;
+}
 
 /* At load: every builtin gets its header (index = builtin id, keyvals their subkind) and
  * its class defaults. Cannot fail (static storage). */
@@ -75,10 +73,6 @@ void rt__objs_load(void)
                              ? RT_CLASS_WIN : RT_CLASS_COMM;
         rt_builtins[id] = o;
     }
-    rt__errhandler_builtins_init();
-    rt__comm_builtins_init();
-    rt__info_builtins_init();
-    rt__type_builtins_init();
 }
 
 /* At unload: frees the table arrays; live user objects stay (the user's leak). */
@@ -220,9 +214,7 @@ void rt__obj_free(rt_obj *o)
     int32_t i = o->index;
     struct rt__objtab *t = &rt__g.tab[cls];
 
-    if (cls == RT_CLASS_REQUEST)
-        rt__request_destroy(o);
-    else if (class_dtor[cls])
+    if (class_dtor[cls])
         class_dtor[cls](o);
     if (i < t->top && t->slot[i] == o) {
         if (t->nfree < t->freecap) { /* give_slot without its growth */

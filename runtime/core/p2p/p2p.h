@@ -97,6 +97,18 @@ void rt__request_destroy(rt_obj *o);
 /* Destructor of message objects from MPI_Mprobe. */
 void rt__message_destroy(rt_obj *o);
 
+/* What the collective part (coll/, above this one) does for the engine and the requests of
+ * kind RT__REQ_COLL; registered at load (init/load.c), since the engine cannot call up. */
+struct rt__coll_hooks {
+    int (*progress)(void);          /* advances every running schedule; returns steps done */
+    int (*start)(rt_request *r);    /* starts persistent collective request r */
+    void (*destroy)(rt_request *r); /* frees r's schedule */
+    /* raises err for collective fn on comm: peer, the rank whose transfer failed (or -1);
+     * s, the schedule (its account of what failed) */
+    int (*error)(rt_comm *comm, int err, int peer, const struct rt__sched *s, const char *fn);
+};
+extern struct rt__coll_hooks rt__coll_hooks;
+
 /* ---- buffered sends (p2p_bsend.c) */
 
 /* Copies the data of buffered send r into an attached buffer (comm's, else the process's)

@@ -1,7 +1,7 @@
 /* p2p_engine.c — the point-to-point engine: posted and unexpected queues, matching in
  * arrival order, the self path, sends through the transports, progress and blocking waits. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include "coll/coll.h"
+#include "p2p.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "init/nodemap.h"
+#include "nodemap.h"
 #include "pmi.h"
 
 /* The engine's state; part of the runtime state a lock will guard (see rt__global). */
@@ -31,6 +31,16 @@ static struct {
     rt_tp_env env;
     rt_request *sent;                       /* the complete send request of rt__send_now */
 } E;
+
+struct rt__coll_hooks rt__coll_hooks;
+
+/* Seconds on a monotonic clock. */
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* ------------------------------------------------------------ queues */
 
@@ -529,7 +539,7 @@ int rt__progress(void)
         }
         n++;
     }
-    return n + rt__coll_progress();
+    return n + rt__coll_hooks.progress();
 }
 
 /* Asks the transports to watch the peers that posted receives wait for (rt_tp_ops.watch). */
@@ -567,7 +577,7 @@ void rt__wait_until(int (*done)(void *), void *arg)
                 sched_yield();
             }
         } else {
-            double t = rt_Wtime(); /* monotonic seconds */
+            double t = monotonic_seconds();
             if (watch_at == 0) {
                 watch_at = t + 1;
             } else if (t >= watch_at) {

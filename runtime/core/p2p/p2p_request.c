@@ -1,7 +1,7 @@
 /* p2p_request.c — requests: creation, completion and release, and the calls that complete
  * them (MPI_Wait/Test and their any/all/some forms, MPI_Request_get_status*, MPI_Cancel,
  * MPI_Request_free, MPI_Start/Startall). */
-#include "coll/coll.h"
+#include "p2p.h"
 
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -72,7 +72,7 @@ void rt__request_destroy(rt_obj *o)
     if (r->mrecv)
         rt__obj_release(&r->mrecv->obj);
     if (r->sched)
-        rt__coll_destroy(r);
+        rt__coll_hooks.destroy(r);
     if (r->tmp)
         free(r->tmp);
     rt__obj_release((rt_obj *)r->comm);
@@ -140,7 +140,7 @@ static __attribute__((noinline, cold)) int request_error(const rt_request *r, co
                         "the MPI_ANY_SOURCE receive %s: rank %d of its communicator has failed",
                         r->blocking ? "failed" : "cannot complete", x->lost);
     if (r->kind == RT__REQ_COLL)
-        return rt__coll_error(r->comm, s->error, x->lost, r->sched, fn);
+        return rt__coll_hooks.error(r->comm, s->error, x->lost, r->sched, fn);
     if (s->error == RT_ERR_TRUNCATE)
         return rt_raise((rt_obj *)r->comm, RT_ERR_TRUNCATE, fn,
                         "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",
@@ -496,7 +496,7 @@ static int start(rt_request *r, const char *fn)
     r->complete = 0;
     r->need_ack = 0;
     r->tp_pending = 0;
-    int err = r->kind == RT__REQ_COLL ? rt__coll_start(r)
+    int err = r->kind == RT__REQ_COLL ? rt__coll_hooks.start(r)
               : r->kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     return err ? rt_raise((rt_obj *)r->comm, err, fn, "%s", rt__start_failure(err)) : RT_SUCCESS;
 }

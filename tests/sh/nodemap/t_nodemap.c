@@ -1,4 +1,4 @@
-/* t_nodemap.c — unit test of rt__nodemap_parse (runtime/core/init/nodemap.c): valid node maps in
+/* t_nodemap.c — unit test of rt__nodemap_parse (runtime/core/p2p/nodemap.c): valid node maps in
  * Hydra's PMI_process_mapping format, wrap-around, and malformed values refused. */
 #include "nodemap.h"
 

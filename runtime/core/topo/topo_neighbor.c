@@ -1,7 +1,7 @@
-/* coll_neighbor.c — the neighbourhood collectives: MPI_Neighbor_allgather(v) and _alltoall(v,w), their
+/* topo_neighbor.c — the neighbourhood collectives: MPI_Neighbor_allgather(v) and _alltoall(v,w), their
  * MPI_Ineighbor_* and *_init forms, over a Cartesian, graph or distributed-graph topology. */
-#include "coll_algo.h"
-#include "topo/topo.h"
+#include "coll/coll.h"
+#include "topo.h"
 
 #include <stdlib.h>
 
