@@ -1,7 +1,7 @@
 /* attr_list.c — attributes cached on objects (struct rt__attrs, embedded in each object that
  * can cache): set, get, delete, copy on duplication, delete-all on free, with the keyvals'
  * copy and delete callbacks called through the face that created the keyval. */
-#include "rt_internal.h"
+#include "attr.h"
 
 #include <stdlib.h>
 

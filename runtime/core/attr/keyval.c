@@ -1,6 +1,6 @@
 /* keyval.c — user keyvals (MPI_*_create_keyval, MPI_Keyval_create): creation, freeing with
  * reference counts, and the checks every caching call makes on its keyval argument. */
-#include "rt_internal.h"
+#include "attr.h"
 
 #include <stdio.h>
 

@@ -176,4 +176,43 @@ int rt__build_reduce_scatter(rt__sched *s, rt_comm *comm, const rt__coll_args *a
 int rt__build_scan(rt__sched *s, rt_comm *comm, const rt__coll_args *a, const char *fn);
 int rt__build_exscan(rt__sched *s, rt_comm *comm, const rt__coll_args *a, const char *fn);
 
+/* ------------------------------------------------------------ internal collectives
+ * (coll_internal.c): communicator management talks over a communicator's collective context
+ * (ctx + 1) through the internal views comm->coll / comm->lcoll, with reserved tags. */
+
+#define RT__TAG_COLL (-1000)   /* internal collectives over a (local) group */
+#define RT__TAG_INTER (-1001)  /* leader-to-leader traffic across an inter-communicator */
+/* Tags <= RT__TAG_RESERVED on a collective context belong to communicator management;
+ * Comm_create_group and Intercomm_create use the user's (non-negative) tag there. */
+#define RT__TAG_RESERVED (-1000)
+/* Collective schedules (coll_sched.c) use the tags from RT__TAG_SCHED down: two per
+ * collective started on the communicator (own group, remote group), never a tag above. */
+#define RT__TAG_SCHED (-2048)
+
+/* The participants of an internal collective: n processes of view cc. */
+typedef struct rt__team {
+    rt_comm *cc;        /* an internal view: comm->coll (intra) or comm->lcoll (inter) */
+    int n, me;          /* number of participants, this process's index among them */
+    const int *rank;    /* rank[i]: participant i's rank in cc; NULL: i itself */
+    int tag;
+} rt__team;
+
+/* The team of all of comm's local group on its collective context (tag RT__TAG_COLL). */
+rt__team rt__team_of(rt_comm *comm);
+/* Combines `bytes` bytes at in into inout (an allreduce operation). */
+typedef void (*rt__reduce_fn)(void *inout, const void *in, size_t bytes);
+/* Bitwise AND of 32-bit words. */
+void rt__op_band(void *inout, const void *in, size_t bytes);
+/* The internal collectives. Each returns RT_SUCCESS or an error class (nothing raised). */
+int rt__coll_barrier(const rt__team *t);
+int rt__coll_bcast(const rt__team *t, void *buf, size_t bytes, int root);
+int rt__coll_allreduce(const rt__team *t, void *buf, size_t bytes, rt__reduce_fn op);
+/* all (t->n * bytes) = every participant's `bytes` bytes at mine, in participant order. */
+int rt__coll_allgather(const rt__team *t, const void *mine, void *all, size_t bytes);
+/* all = the concatenation of bytes[i] bytes from each participant i (bytes known to all). */
+int rt__coll_allgatherv(const rt__team *t, const void *mine, void *all, const size_t *bytes);
+/* Sends sbytes at sbuf to rank peer of view cc and receives exactly rbytes from it. */
+int rt__coll_exchange(rt_comm *cc, int peer, int tag, const void *sbuf, size_t sbytes, void *rbuf,
+                      size_t rbytes);
+
 #endif

@@ -1,6 +1,7 @@
 /* coll_algo.c — the collective algorithms on intra-communicators, each written as a schedule
  * builder: dissemination barrier, binomial trees, recursive doubling, rings and direct exchanges. */
 #include "coll.h"
+#include "type/type.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,7 @@
 /* coll_api.c — the collective entry points: each procedure's blocking, nonblocking (MPI_I*)
  * and persistent (*_init) forms fill one rt__coll_args and run the same schedule builder. */
 #include "coll.h"
+#include "type/type.h"
 
 /* Checks the datatypes a collective uses (non-NULL ones must be committed). */
 static int types_ok(rt_comm *comm, const rt__coll_args *a, const char *fn)

@@ -1,6 +1,7 @@
 /* coll_inter.c — collectives on inter-communicators: data flows between the two groups; rooted
  * ones name the root MPI_ROOT in its group (MPI_PROC_NULL for the others there). */
 #include "coll.h"
+#include "type/type.h"
 
 #include <stdlib.h>
 

@@ -3,6 +3,7 @@
  * Like the schedules (coll_sched.c), each runs to its end after an error, its later sends
  * flagged (rt_request.taint), so that no member is left waiting for a part that never comes. */
 #include "p2p/p2p.h"
+#include "coll.h"
 
 #include <stdlib.h>
 

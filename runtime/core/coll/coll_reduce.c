@@ -1,6 +1,7 @@
 /* coll_reduce.c — reductions on intra-communicators as schedules: binomial reduce, recursive
  * doubling allreduce, reduce-scatter, scans; operands always combined in rank order. */
 #include "coll.h"
+#include "type/type.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,8 @@
 /* coll_sched.c — schedules: the rounds of sends, receives and local steps a collective is
  * made of, run by the progress engine (blocking, nonblocking and persistent collectives). */
 #include "coll.h"
+#include "type/type.h"
+#include "p2p/p2p.h"
 
 #include <stdint.h>
 #include <stdio.h>

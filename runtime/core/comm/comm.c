@@ -1,6 +1,7 @@
 /* comm.c — communicators: the builtin MPI_COMM_WORLD and MPI_COMM_SELF (and MPI_GROUP_EMPTY),
  * the destructor, size, rank, inter-communicator test and names. */
-#include "rt_internal.h"
+#include "attr/attr.h"
+#include "comm.h"
 
 #define COMM(id) ((rt_comm *)rt_builtins[id])
 

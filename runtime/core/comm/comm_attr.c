@@ -1,6 +1,7 @@
 /* comm_attr.c — caching on communicators: MPI_Comm_set/get/delete_attr and the MPI-1 names, the
  * predefined attributes (MPI_TAG_UB, MPI_HOST, ...), and MPI_COMM_SELF's at finalize. */
-#include "rt_internal.h"
+#include "attr/attr.h"
+#include "comm.h"
 
 /* The largest usable tag (rt.h). */
 int rt__tag_ub(void)

@@ -1,6 +1,11 @@
 /* comm_create.c — intra-communicator construction: context ids agreed among the members (and
  * claimed by pending idups), dup (with info), split, split_type, create, create_group, free, compare, group, info. */
 #include "p2p/p2p.h"
+#include "info/info.h"
+#include "attr/attr.h"
+#include "group/group.h"
+#include "coll/coll.h"
+#include "comm.h"
 
 #include <stdlib.h>
 #include <unistd.h>

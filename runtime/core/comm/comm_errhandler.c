@@ -1,6 +1,6 @@
 /* comm_errhandler.c — error handlers on communicators: MPI_Comm_set/get_errhandler, their
  * MPI-1 names MPI_Errhandler_set/get, and MPI_Comm_call_errhandler. */
-#include "rt_internal.h"
+#include "comm.h"
 
 #include <stdio.h>
 

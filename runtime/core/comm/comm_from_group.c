@@ -1,7 +1,8 @@
 /* comm_from_group.c — MPI_Comm_create_from_group and MPI_Intercomm_create_from_groups (MPI-4)
  * in the world model: every member is in MPI_COMM_WORLD, so the members agree on a context
  * id over WORLD's internal context, with a tag derived from the string tag. */
-#include "rt_internal.h"
+#include "coll/coll.h"
+#include "comm.h"
 
 #include <stdlib.h>
 

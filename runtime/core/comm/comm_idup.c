@@ -1,6 +1,8 @@
 /* comm_idup.c — MPI_Comm_idup and MPI_Comm_idup_with_info: the new communicator exists when the
  * call returns; its context id is agreed by a nonblocking schedule, its attributes copied at completion. */
 #include "coll/coll.h"
+#include "attr/attr.h"
+#include "comm.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,8 @@
 /* comm_inter.c — inter-communicators: MPI_Intercomm_create (leaders over a peer communicator),
  * MPI_Intercomm_merge, remote size, and dup / split / create of inter-communicators. */
-#include "rt_internal.h"
+#include "group/group.h"
+#include "coll/coll.h"
+#include "comm.h"
 
 #include <stdlib.h>
 

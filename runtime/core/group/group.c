@@ -1,6 +1,6 @@
 /* group.c — process groups: ordered lists of world ranks, MPI_GROUP_EMPTY, the group calls
  * (size, rank, translation, comparison, set operations, inclusion and exclusion, free). */
-#include "rt_internal.h"
+#include "group.h"
 
 #include <stdlib.h>
 

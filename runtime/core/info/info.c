@@ -1,6 +1,6 @@
 /* info.c — MPI_Info objects: ordered key/value lists (a simple array), the whole MPI_Info
  * API and the read-only builtin MPI_INFO_ENV. */
-#include "rt_internal.h"
+#include "info.h"
 
 #include <stdlib.h>
 

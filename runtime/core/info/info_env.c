@@ -1,6 +1,6 @@
 /* info_env.c — the contents of MPI_INFO_ENV and MPI_Info_create_env: command, argv,
  * maxprocs, wdir, host, arch and thread_level, found from argc/argv and the system. */
-#include "rt_internal.h"
+#include "info.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,13 @@
 /* load.c — what runs at library load and unload: the parts' set-up in layer order, and the
  * functions the higher parts register with the lower ones (docs/internals.md, "parts"). */
 #include "coll/coll.h"
+#include "info/info.h"
+#include "group/group.h"
+#include "type/type.h"
+#include "p2p/p2p.h"
+#include "comm/comm.h"
+#include "topo/topo.h"
+#include "init.h"
 
 /* A user's error handler makes its attribute calls from the C view, whatever the failing
  * call had announced (rt_attr_next_kind). */

@@ -1,6 +1,10 @@
 /* state.c — the MPI lifecycle: MPI_Init/_thread, MPI_Finalize, MPI_Initialized/Finalized,
  * thread level queries and the main thread. */
-#include "rt_internal.h"
+#include "info/info.h"
+#include "attr/attr.h"
+#include "type/type.h"
+#include "comm/comm.h"
+#include "init.h"
 #include "p2p/p2p.h"
 
 /* At load: the loading thread counts as the main thread until MPI_Init. */

@@ -1,6 +1,6 @@
 /* world.c — this process's place in the job (size, rank, appnum, universe size): the one
  * place a launcher client (PMI-1, later) fills. Without a launcher: a singleton. */
-#include "rt_internal.h"
+#include "init.h"
 
 #include <stdio.h>
 

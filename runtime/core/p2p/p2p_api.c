@@ -2,6 +2,7 @@
  * persistent, receives, MPI_Sendrecv(_replace) and MPI_Isendrecv(_replace), probes and
  * matched probes. Arguments were checked by the faces; here they are used. */
 #include "p2p.h"
+#include "type/type.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,7 @@
 /* p2p_bsend.c — buffered sends: buffers attached to the process or to a communicator
  * (MPI-4.1), or MPI_BUFFER_AUTOMATIC; the data is copied in and sent from there. */
 #include "p2p.h"
+#include "type/type.h"
 
 #include <stdlib.h>
 

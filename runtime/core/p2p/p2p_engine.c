@@ -2,6 +2,7 @@
  * arrival order, the self path, sends through the transports, progress and blocking waits. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "p2p.h"
+#include "type/type.h"
 
 #include <sched.h>
 #include <stdio.h>

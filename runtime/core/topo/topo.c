@@ -1,6 +1,7 @@
 /* topo.c — what the topology kinds share: their descriptions' life (new, copy, free), the
  * constructor of topology communicators, the kind check, and MPI_Topo_test. */
 #include "topo.h"
+#include "comm/comm.h"
 
 #include <stdlib.h>
 

@@ -34,4 +34,14 @@ int rt__topo_comm(rt_comm *old, int n, const int *members, struct rt__topo *t, r
 /* RT_SUCCESS if comm carries a topology of kind; else raises RT_ERR_TOPOLOGY naming fn. */
 int rt__topo_check(rt_comm *comm, int kind, const char *fn);
 
+/* ------------------------------------------------------------ topologies (topo*.c) */
+
+/* A deep copy of topology t (NULL: NULL); *ok = 0 when out of memory. */
+struct rt__topo *rt__topo_dup(const struct rt__topo *t, int *ok);
+/* Frees topology t (NULL: nothing). */
+void rt__topo_free(struct rt__topo *t);
+/* What the weights argument of the distributed-graph calls is: 0 = an array of weights,
+ * 1 = MPI_UNWEIGHTED, 2 = MPI_WEIGHTS_EMPTY. */
+int rt_weights_kind(const int *weights);
+
 #endif

@@ -1,6 +1,7 @@
 /* topo_cart.c — Cartesian topologies: MPI_Cart_create/get/rank/coords/shift/sub/map,
  * MPI_Cartdim_get and MPI_Dims_create. Ranks are laid out in row-major order (identity map). */
 #include "topo.h"
+#include "comm/comm.h"
 
 #include <stdlib.h>
 

@@ -2,6 +2,8 @@
  * MPI_Dist_graph_neighbors(_count), and how MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY are recognized. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "topo.h"
+#include "coll/coll.h"
+#include "comm/comm.h"
 
 #include <stdlib.h>
 

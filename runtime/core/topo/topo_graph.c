@@ -1,6 +1,7 @@
 /* topo_graph.c — graph topologies: MPI_Graph_create/get/neighbors/neighbors_count/map and
  * MPI_Graphdims_get. Node i of the graph is rank i (reordering is the identity). */
 #include "topo.h"
+#include "comm/comm.h"
 
 #include <stdlib.h>
 

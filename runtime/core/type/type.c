@@ -1,6 +1,7 @@
 /* type.c — datatype layouts: the builtin types' sizes and block layouts, packing and
  * unpacking through a layout, and the status accessors that count elements. */
-#include "rt_internal.h"
+#include "attr/attr.h"
+#include "type.h"
 
 #include <complex.h>
 #include <limits.h>

@@ -22,4 +22,65 @@ int rt__op_apply(rt_op *op, const void *in, void *inout, rt_count count, rt_type
 /* 1 if op is commutative (every predefined op is). */
 int rt__op_commutative(const rt_op *op);
 
+/* ------------------------------------------------------------ datatypes (type.c) */
+
+/* Sets up the builtin datatypes' layouts (at load). */
+void rt__type_builtins_init(void);
+/* 1 if count elements of t are one run of count * size bytes. */
+int rt__type_contig(const rt_type *t);
+/* Copies count elements of t at buf into dst (count * t->size bytes). */
+void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst);
+/* Copies `bytes` packed bytes from src into elements of t at buf (a partial last element
+ * gets its first bytes). */
+void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *buf);
+/* Copies bytes [offset, offset + len) of the packed stream of count elements of t at buf to
+ * dst (to_stream: pack) or from src into the elements (unpack): a piece of a pipelined transfer. */
+void rt__type_part(const rt_type *t, void *buf, rt_count offset, rt_count len, void *stream, int to_stream);
+/* A new type sharing old's layout, with its bounds; no constructor record. NULL when out of
+ * memory (type_create.c). */
+rt_type *rt__type_copy_layout(const rt_type *old);
+/* Destructor of user datatypes. */
+void rt__type_destroy(rt_obj *o);
+/* At finalize: the predefined datatypes drop their attributes (no delete callbacks, as
+ * MPI_COMM_WORLD's), releasing the keyvals (type_attr.c). */
+void rt__type_attrs_finalize(void);
+/* RT_SUCCESS if t may be used to communicate, else raises RT_ERR_TYPE on eo for fn. */
+int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn);
+/* Bytes of the external32 form of one element of t; -1 if some basic element has none. */
+rt_count rt__type_ext_size(const rt_type *t);
+
+/* ------------------------------------------------------------ layouts (type_layout.c) */
+
+/* A new empty layout (one reference), NULL when out of memory. */
+struct rt__layout *rt__lay_new(void);
+/* One more reference to l (static layouts are not counted). */
+void rt__lay_retain(struct rt__layout *l);
+/* One reference less; the last frees l and releases its sub-layouts. NULL is ignored. */
+void rt__lay_release(struct rt__layout *l);
+/* Appends `count` copies, `stride` bytes apart from byte `off`, of one element of sub to l,
+ * as a single item where the copies are regular (merged with the last item where they continue
+ * it). Returns 0, or -1 when out of memory. */
+int rt__lay_add_copies(struct rt__layout *l, rt_aint off, rt_count count, rt_aint stride, struct rt__layout *sub);
+/* Appends a leaf of len bytes of basic elements of kind k at byte off. 0, or -1 (no memory). */
+int rt__lay_add_leaf(struct rt__layout *l, rt_aint off, rt_count len, struct rt__kind k);
+/* Computes l's totals (size, elements, xsize, density) once its items are added; -1 if its
+ * size overflows an MPI_Count. */
+int rt__lay_finish(struct rt__layout *l);
+/* Packs one element of l at base into out; returns the end of what it wrote. */
+char *rt__lay_pack(const struct rt__layout *l, const char *base, char *out);
+/* Unpacks at most *left bytes from *in into one element of l at base, advancing both. */
+void rt__lay_unpack(const struct rt__layout *l, char *base, const char **in, rt_count *left);
+/* Copies bytes [*skip, *skip + *len) of the packed stream of one element of l at base (*skip <
+ * l->size) to *buf (to_stream: pack) or from it (unpack), advancing *buf and consuming *skip and
+ * *len (what is left of *len continues in the next element). */
+void rt__lay_part(const struct rt__layout *l, char *base, rt_count *skip, rt_count *len, char **buf, int to_stream);
+/* Basic elements in the first `bytes` bytes (< l->size) of an element; -1 if they end inside
+ * a basic element. */
+rt_count rt__lay_elements_in(const struct rt__layout *l, rt_count bytes);
+/* Bytes of the first `elems` basic elements (< l->elements) of an element. */
+rt_count rt__lay_bytes_of(const struct rt__layout *l, rt_count elems);
+/* Converts one element of l between the native packed stream (*nat) and external32 (*ext),
+ * advancing both; to_ext: the direction. */
+void rt__lay_convert(const struct rt__layout *l, unsigned char **nat, unsigned char **ext, int to_ext);
+
 #endif

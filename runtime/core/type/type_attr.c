@@ -1,6 +1,7 @@
 /* type_attr.c — caching on datatypes: MPI_Type_set/get/delete_attr, and the predefined
  * datatypes' attributes at finalize (copies on MPI_Type_dup, deletion on MPI_Type_free: type_create.c). */
-#include "rt_internal.h"
+#include "attr/attr.h"
+#include "type.h"
 
 /* Checks kv for a caching call on a datatype (the face checked the datatype). */
 static int check(rt_keyval *kv, const char *fn)

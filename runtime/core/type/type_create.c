@@ -1,6 +1,7 @@
 /* type_create.c — derived datatype constructors: every constructor is reduced to a list of
  * (displacement, repetitions, count, type) entries compiled into a compact layout. */
-#include "rt_internal.h"
+#include "attr/attr.h"
+#include "type.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* type_darray.c — MPI_Type_create_subarray and MPI_Type_create_darray: a product of, per
  * dimension, runs of global indices, built from the fastest-varying dimension outwards. */
-#include "rt_internal.h"
+#include "type.h"
 
 #include <stdlib.h>
 

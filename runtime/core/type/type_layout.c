@@ -1,6 +1,6 @@
 /* type_layout.c — compact datatype layouts: items of (count, stride, leaf or sub-layout) built
  * from the constructor tree, and the walks that pack, unpack, count and convert through them. */
-#include "rt_internal.h"
+#include "type.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* type_pack.c — MPI_Pack / MPI_Unpack into user buffers (native representation) and the
  * "external32" representation (big-endian, standard sizes) of MPI_Pack_external & co. */
-#include "rt_internal.h"
+#include "type.h"
 
 #include <stdlib.h>
 

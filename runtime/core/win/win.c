@@ -1,6 +1,9 @@
 /* win.c — RMA window objects: creation (create, allocate, allocate_shared, create_dynamic),
  * MPI_Win_free, attach/detach, shared queries, group, name, info and error handlers. */
-#include "rt_internal.h"
+#include "info/info.h"
+#include "attr/attr.h"
+#include "coll/coll.h"
+#include "comm/comm.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* win_shm.c — the shared segment of an MPI_Win_allocate_shared window: made by the first
  * process, mapped by the others, unlinked as soon as all have it (nothing stays in /dev/shm). */
 #define _GNU_SOURCE
-#include "rt_internal.h"
+#include "coll/coll.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,0 +1,27 @@
+/* init.h — the lifecycle part's contract (to init/ itself and the faces' runtime entry
+ * points): load-time set-up, the job's world, environment calls. */
+#ifndef RT_INIT_H
+#define RT_INIT_H
+
+#include "rt_internal.h"
+
+/* ------------------------------------------------------------ lifecycle (state.c, world.c) */
+
+/* At load: the loading thread is the main thread until init says otherwise. */
+void rt__state_load(void);
+/* At init: fills rt__g.world (singleton: size 1, rank 0; a launcher client fills it later).
+ * Returns RT_SUCCESS or an error class (nothing raised). */
+int rt__world_init(void);
+/* At finalize: leaves the job (the launcher then knows this rank finished cleanly). */
+void rt__world_finalize(void);
+
+/* ------------------------------------------------------------ env (env.c) */
+
+/* At load: takes the MPI_Wtime origin. */
+void rt__env_load(void);
+
+/* MPI_Aint_add: the face implements it inline today (its return kind has no runtime
+ * prototype in rt_procs.h); provided for faces that prefer to call the runtime. */
+rt_aint rt_Aint_add(rt_aint base, rt_aint disp);
+
+#endif
