@@ -56,9 +56,12 @@ $(OBJ)/rt/gen/%.o: $(GEN)/%.c
 $(OBJ)/c/%.o: %.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(C_INC) -MMD -MP -c $< -o $@
+# The C face's entry points start on a cache line: the fast path of a call such as
+# MPI_Comm_rank (64 bytes) then sits in one line wherever the link places it (a layout
+# change once moved it across two, 15% slower per call; docs/internals.md, "parts").
 $(OBJ)/c/gen/%.o: $(GEN)/%.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(C_INC) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) -falign-functions=64 $(C_INC) -MMD -MP -c $< -o $@
 $(OBJ)/fortran/%.o: %.c $(INC)/mpi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(F_INC) -MMD -MP -c $< -o $@
