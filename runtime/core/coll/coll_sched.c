@@ -315,9 +315,12 @@ static int transfer_error(rt__sched *s, const rt_request *q)
 {
     int err = q->status.error;
     rt_count want = q->count * q->type->size;
+    int short_recv = q->kind == RT__REQ_RECV && q->peer != RT_PROC_NULL && !err && q->status.count < want;
+    if (!short_recv && err != RT_ERR_TRUNCATE && !(err == RT_ERR_OTHER && (q->taint & RT__MSG_TAINTED)))
+        return err; /* the common case, success: nothing to say */
     char who[24];
     rt__rank_text(q->peer, who, sizeof who);
-    if (q->kind == RT__REQ_RECV && q->peer != RT_PROC_NULL && !err && q->status.count < want) {
+    if (short_recv) {
         snprintf(s->why, sizeof s->why,
                  "%lld bytes arrived from rank %s where this process's type signature expects %lld "
                  "(the processes' type signatures differ)", (long long)q->status.count, who, (long long)want);
