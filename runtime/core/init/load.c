@@ -40,9 +40,13 @@ __attribute__((constructor(101))) static void rt__load(void)
 }
 
 /* At unload (after the program's atexit handlers): frees the heap memory the runtime
- * itself holds, so that memory checkers report only the user's objects. */
+ * itself holds, so that memory checkers report only the user's objects. Not when the program
+ * exits between MPI_Init and MPI_Finalize: the runtime's threads (asynchronous progress, the
+ * TCP gate) still run then, and would use what is freed; the system takes it back. */
 __attribute__((destructor(101))) static void rt__unload(void)
 {
+    if (rt__g.life.state == RT_STATE_INITIALIZED)
+        return;
     rt__info_destroy(rt_builtins[RT_B_INFO_ENV]);
     rt__errcodes_unload();
     rt__objs_unload();
