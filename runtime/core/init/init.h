@@ -1,5 +1,5 @@
-/* init.h — the lifecycle part's contract (to init/ itself and the faces' runtime entry
- * points): load-time set-up, the job's world, environment calls. */
+/* init.h — the lifecycle part's declarations (init/ is the top part: only its own files use
+ * them): load-time set-up, the job's world, environment calls. */
 #ifndef RT_INIT_H
 #define RT_INIT_H
 
