@@ -3,7 +3,7 @@
  * buffer unwritten, and never a hang: a bcast whose receivers expect more than the root sends,
  * or less (truncation), eager and rendezvous sizes, blocking and nonblocking; an allreduce with
  * a different count on one rank fails everywhere. Correct collectives keep working after each. */
-#include "check.h"
+#include "coll_in_step.h"
 
 static int me, np;
 static MPI_Comm comm;
@@ -11,12 +11,7 @@ static MPI_Comm comm;
 /* a correct collective: the processes are still in step */
 static void in_step(int round)
 {
-    int v = me + round, sum = -1;
-    CHECK_SUCCESS(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, comm));
-    CHECK_EQ_INT(sum, np * (np - 1) / 2 + np * round);
-    int b = me == np - 1 ? 77 + round : -1;
-    CHECK_SUCCESS(MPI_Bcast(&b, 1, MPI_INT, np - 1, comm));
-    CHECK_EQ_INT(b, 77 + round);
+    coll_in_step(comm, me, np, round);
 }
 
 /* rc, a receiver's result of a collective fn whose signatures differ: an error of class
