@@ -10,7 +10,7 @@ import re
 import subprocess
 import sys
 
-SHARED = {'rt_internal.h'}  # what every part may include
+SHARED = 'rt_internal.h'  # the lower parts' contracts that most parts include at once
 # the rest of the runtime: the faces' contract, the launcher client, the transports' contract
 OUTSIDE = ('include', 'launch', 'transport')
 
@@ -36,25 +36,34 @@ def layout_breaches(core, parts):
         path = os.path.join(core, name)
         if os.path.isdir(path) and name not in parts:
             out.append(f'{name}/: a folder that layers.txt does not name as a part')
-        elif os.path.isfile(path) and name.endswith(('.c', '.h')) and name not in SHARED:
+        elif os.path.isfile(path) and name.endswith(('.c', '.h')) and name != SHARED:
             out.append(f'{name}: a source outside every part folder')
     out += [f'{p}/: a part of layers.txt without its folder' for p in parts
             if not os.path.isdir(os.path.join(core, p))]
     return out
 
 
+def includes(path):
+    """The "quoted" headers a source includes."""
+    return re.findall(r'^\s*#\s*include\s+"([^"]+)"', open(path).read(), re.M)
+
+
 def include_breaches(core, parts):
     """(file, header, why) for each include against the rules."""
     rank = {p: i for i, p in enumerate(parts)}
     out = []
+    shared = [h.split('/', 1)[0] for h in includes(os.path.join(core, SHARED))]
     for part in parts:
         folder = os.path.join(core, part)
         for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
             if not name.endswith(('.c', '.h')):
                 continue
             rel = f'{part}/{name}'
-            for header in re.findall(r'^\s*#\s*include\s+"([^"]+)"', open(os.path.join(folder, name)).read(), re.M):
-                if header in SHARED:
+            for header in includes(os.path.join(folder, name)):
+                if header == SHARED:
+                    above = [p for p in shared if rank.get(p, len(parts)) > rank[part]]
+                    if above:
+                        out.append((rel, header, f'it brings part {above[0]}, above part {part}'))
                     continue
                 if '/' not in header:
                     outside = [os.path.join(core, '..', d, header) for d in OUTSIDE]

@@ -5,8 +5,40 @@
 
 #include "rt_internal.h"
 
+/* One cached attribute (attr_list.c). */
+struct rt__attr {
+    struct rt__attr *next;
+    rt_keyval *kv;       /* holds a reference */
+    rt_aint val;         /* the address-sized value (docs/internals.md, "Attributes") */
+    int kind;            /* how it was set: RT_ATTR_PTR, RT_ATTR_AINT or RT_ATTR_INT */
+    int ival;            /* RT_ATTR_INT: the int itself (a pointer reader gets its address) */
+};
+
+/* The attributes cached on one object (communicators, datatypes, windows). Newest first: set
+ * order reversed, which is the order of deletion. */
+struct rt__attrs {
+    struct rt__attr *head;
+};
+
+/* A keyval (keyval.c). Predefined keyvals are builtins (obj.index = their rt_builtin_id,
+ * obj.subkind = the class they attach to; the other fields unused). User keyvals
+ * (MPI_*_create_keyval, MPI_Keyval_create): obj.subkind = the class of the objects they
+ * attach to; the user holds one reference until *_free_keyval (then `freed`), every
+ * attribute using it holds one more, so it lives, and its handle stays valid for every call,
+ * until its last attribute is deleted; its handle value is not reused before. */
+struct rt_keyval {
+    rt_obj obj;
+    rt_callback copy;    /* fn NULL: MPI_*_NULL_COPY_FN (attribute not copied) */
+    rt_callback del;     /* fn NULL: MPI_*_NULL_DELETE_FN (nothing called) */
+    void *extra_state;
+    uint8_t freed;       /* the user's reference is dropped (a second free drops nothing) */
+};
+
 /* ------------------------------------------------------------ attributes (attr_list.c) */
 
+/* Objects of class cls embed their attribute list at byte `offset` (registered at load by
+ * init/load.c). */
+void rt__attrs_set_offset(int cls, size_t offset);
 /* The attribute list of a live object that can cache attributes (communicators, datatypes,
  * windows), NULL for any other. */
 struct rt__attrs *rt__attrs_of(rt_obj *o);
@@ -37,9 +69,6 @@ int rt__attrs_delete_all(rt_obj *o, const char *fn);
 /* Drops every attribute of o without callbacks (destructors: memory and keyval references
  * only). */
 void rt__attrs_clear(rt_obj *o);
-/* At the start of MPI_Finalize: the attributes of MPI_COMM_SELF are deleted, newest first.
- * Returns what rt__attrs_delete_all returns. */
-int rt__attrs_finalize(void);
 
 /* ------------------------------------------------------------ keyvals (keyval.c) */
 

@@ -5,16 +5,19 @@
 
 #include <stdlib.h>
 
-/* See rt_internal.h. */
+/* Where each class keeps its attribute list: a byte offset, 0 for none (the header is there). */
+static size_t attrs_offset[RT_CLASS_COUNT];
+
+void rt__attrs_set_offset(int cls, size_t offset)
+{
+    attrs_offset[cls] = offset;
+}
+
 struct rt__attrs *rt__attrs_of(rt_obj *o)
 {
-    if (o && o->cls == RT_CLASS_COMM)
-        return &((rt_comm *)o)->attrs;
-    if (o && o->cls == RT_CLASS_DATATYPE)
-        return &((rt_type *)o)->attrs;
-    if (o && o->cls == RT_CLASS_WIN)
-        return &((rt_win *)o)->attrs;
-    return NULL;
+    if (!o || o->cls >= RT_CLASS_COUNT || !attrs_offset[o->cls])
+        return NULL;
+    return (struct rt__attrs *)((char *)o + attrs_offset[o->cls]);
 }
 
 /* The link that points at kv's attribute in list l, or at the final NULL. */
@@ -151,7 +154,7 @@ int rt__attr_delete(rt_obj *o, rt_keyval *kv, const char *fn)
     return RT_SUCCESS;
 }
 
-/* See rt_internal.h. */
+/* See attr.h. */
 int rt__attrs_delete_all(rt_obj *o, const char *fn)
 {
     struct rt__attrs *l = rt__attrs_of(o);
@@ -165,7 +168,7 @@ int rt__attrs_delete_all(rt_obj *o, const char *fn)
     return RT_SUCCESS;
 }
 
-/* See rt_internal.h. */
+/* See attr.h. */
 void rt__attrs_clear(rt_obj *o)
 {
     struct rt__attrs *l = rt__attrs_of(o);
@@ -174,7 +177,7 @@ void rt__attrs_clear(rt_obj *o)
         unlink_attr(&l->head);
 }
 
-/* See rt_internal.h. */
+/* See attr.h. */
 int rt__attrs_copy_quiet(rt_obj *old, rt_obj *newobj)
 {
     struct rt__attrs *from = rt__attrs_of(old), *to = rt__attrs_of(newobj);
@@ -234,7 +237,7 @@ int rt__attrs_copy_quiet(rt_obj *old, rt_obj *newobj)
     return err;
 }
 
-/* See rt_internal.h. */
+/* See attr.h. */
 int rt__attrs_copy(rt_obj *old, rt_obj *newobj, const char *fn)
 {
     int err = rt__attrs_copy_quiet(old, newobj);

@@ -29,7 +29,7 @@ static void describe(const rt_keyval *kv, char *buf, size_t n)
         snprintf(buf, n, "(user keyval %d)", (int)kv->obj.index);
 }
 
-/* See rt_internal.h. */
+/* See attr.h. */
 int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg)
 {
     char d[64];
@@ -44,7 +44,7 @@ int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const c
                     kind_name(kv->obj.subkind), kind_name(cls));
 }
 
-/* See rt_internal.h. */
+/* See attr.h. */
 int rt__keyval_create(int cls, rt_callback copy, rt_callback del, void *extra_state, rt_keyval **out,
                       const char *fn)
 {
@@ -67,7 +67,7 @@ void rt_keyval_set_callback_flags(rt_keyval *kv, unsigned flags)
     kv->del.flags |= flags;
 }
 
-/* See rt_internal.h. */
+/* See attr.h. */
 int rt__keyval_free(int cls, rt_keyval **kv, const char *fn, const char *arg)
 {
     int err = rt__keyval_check(*kv, cls, NULL, fn, arg);

@@ -1,6 +1,7 @@
 /* comm.c — communicators: the builtin MPI_COMM_WORLD and MPI_COMM_SELF (and MPI_GROUP_EMPTY),
  * the destructor, size, rank, inter-communicator test and names. */
 #include "attr/attr.h"
+#include "group/group.h"
 #include "comm.h"
 
 #define COMM(id) ((rt_comm *)rt_builtins[id])
@@ -51,7 +52,7 @@ void rt__comm_finalize(void)
 
     rt__errhandler_replace(&COMM(RT_B_COMM_WORLD)->errh, fatal);
     rt__errhandler_replace(&COMM(RT_B_COMM_SELF)->errh, fatal);
-    rt__g.err.self_errh_set = 0;
+    rt__err.self_errh_set = 0;
     rt__attrs_clear((rt_obj *)COMM(RT_B_COMM_WORLD));
     rt__attrs_clear((rt_obj *)COMM(RT_B_COMM_SELF));
     rt__obj_release((rt_obj *)COMM(RT_B_COMM_WORLD)->info);

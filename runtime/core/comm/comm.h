@@ -4,6 +4,13 @@
 #define RT_COMM_H
 
 #include "rt_internal.h"
+#include "p2p/p2p.h"
+
+/* struct rt_comm is in p2p/p2p.h: point-to-point, a part below this one, reads it. */
+
+/* *color = a color shared by exactly the processes of comm on this node; *all = 1 when
+ * that is every process (comm_create.c, from the node map: no communication). RT_SUCCESS. */
+int rt__node_color(rt_comm *comm, int *color, int *all);
 
 /* ------------------------------------------------------------ communicators (comm.c) */
 
@@ -11,6 +18,9 @@
 void rt__comm_builtins_init(void);
 /* At init: WORLD takes the size/rank of rt__g.world. */
 void rt__comm_init(void);
+/* At the start of MPI_Finalize: the attributes of MPI_COMM_SELF are deleted, newest first.
+ * Returns what rt__attrs_delete_all returns. */
+int rt__comm_attrs_finalize(void);
 /* At finalize: WORLD and SELF drop user error handlers (back to MPI_ERRORS_ARE_FATAL). */
 void rt__comm_finalize(void);
 /* Destructor of user communicators (called by rt__obj_release). */

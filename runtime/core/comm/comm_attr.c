@@ -36,7 +36,7 @@ static int *value_of(int id)
     case RT_B_WTIME_IS_GLOBAL: return &rt__g.attr.wtime_is_global;
     case RT_B_UNIVERSE_SIZE: return &rt__g.attr.universe_size;
     case RT_B_APPNUM: return &rt__g.attr.appnum;
-    case RT_B_LASTUSEDCODE: return &rt__g.err.lastused;
+    case RT_B_LASTUSEDCODE: return &rt__err.lastused;
     default: return NULL;
     }
 }
@@ -143,8 +143,8 @@ int rt_Attr_delete(rt_comm *comm, rt_keyval *keyval)
     return delete_attr(comm, keyval, __func__, "keyval");
 }
 
-/* See rt_internal.h. */
-int rt__attrs_finalize(void)
+/* See comm.h. */
+int rt__comm_attrs_finalize(void)
 {
     return rt__attrs_delete_all(rt_builtins[RT_B_COMM_SELF], "rt_Finalize");
 }

@@ -132,7 +132,7 @@ void rt__comm_views_init(rt_comm *comm, rt_comm *coll)
     comm->coll = coll;
 }
 
-/* A new communicator taking context id `id` and the given rank maps (see rt_internal.h). */
+/* A new communicator taking context id `id` and the given rank maps (see comm.h). */
 rt_comm *rt__comm_new(rt_comm *parent, int id, int size, int rank, int *world, int remote_size, int *lworld)
 {
     rt_comm *c = rt__comm_new_pending(parent, size, rank, world, remote_size, lworld);
@@ -144,7 +144,7 @@ rt_comm *rt__comm_new(rt_comm *parent, int id, int size, int rank, int *world, i
 /* Context id placeholder of a communicator whose id is not agreed yet: no other has it. */
 #define CTX_PENDING (-2)
 
-/* As rt__comm_new, without a context id yet (see rt_internal.h). */
+/* As rt__comm_new, without a context id yet (see comm.h). */
 rt_comm *rt__comm_new_pending(rt_comm *parent, int size, int rank, int *world, int remote_size, int *lworld)
 {
     rt_comm *c = (rt_comm *)rt__obj_new(RT_CLASS_COMM);
@@ -339,7 +339,7 @@ static int by_key(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* The members of one color of a split, ordered by key then rank (see rt_internal.h). */
+/* The members of one color of a split, ordered by key then rank (see comm.h). */
 int rt__split_members(const int *ck, int n, int color, const int *world, int me, int **out, int *count,
                       int *pos)
 {

@@ -18,7 +18,7 @@ static int set_on_comm(const char *fn, rt_comm *comm, rt_errhandler *eh)
                         "%s and cannot be set on a communicator", rt__errhandler_class_noun(eh->for_cls));
     rt__errhandler_replace(&comm->errh, eh);
     if (comm == (rt_comm *)rt_builtins[RT_B_COMM_SELF])
-        rt__g.err.self_errh_set = 1;  /* errors with no object follow SELF from now on */
+        rt__err.self_errh_set = 1;  /* errors with no object follow SELF from now on */
     return RT_SUCCESS;
 }
 

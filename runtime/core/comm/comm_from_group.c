@@ -2,6 +2,7 @@
  * in the world model: every member is in MPI_COMM_WORLD, so the members agree on a context
  * id over WORLD's internal context, with a tag derived from the string tag. */
 #include "coll/coll.h"
+#include "group/group.h"
 #include "comm.h"
 
 #include <stdlib.h>

@@ -2,6 +2,7 @@
  * call returns; its context id is agreed by a nonblocking schedule, its attributes copied at completion. */
 #include "coll/coll.h"
 #include "attr/attr.h"
+#include "info/info.h"
 #include "comm.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* errcodes.c — error classes and codes: predefined class texts, user classes/codes/strings
  * (MPI_Add_error_*, MPI_Remove_error_*), MPI_Error_class and MPI_Error_string. */
-#include "rt_internal.h"
+#include "err.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +115,7 @@ const char *rt__class_string(int cls)
     return tool_text(cls);
 }
 
-/* Bookkeeping beside rt__g.err.user (same indices, same capacity) that makes adding and
+/* Bookkeeping beside rt__err.user (same indices, same capacity) that makes adding and
  * removing O(1): a live user class's count of live codes, and the removed entries as a
  * free list (LIFO) that add_user takes from before it grows the table. Mutable state
  * outside rt__g: whatever lock comes to guard rt__g.err must guard it too. */
@@ -129,15 +129,15 @@ static struct rt__usererr *user_entry(int code)
 {
     int i = code - RT_ERR_DYNAMIC_BASE;
 
-    if (code < RT_ERR_DYNAMIC_BASE || i >= rt__g.err.nuser || !rt__g.err.user[i].live)
+    if (code < RT_ERR_DYNAMIC_BASE || i >= rt__err.nuser || !rt__err.user[i].live)
         return NULL;
-    return &rt__g.err.user[i];
+    return &rt__err.user[i];
 }
 
 /* Marks live entry u removed (its string freed) and puts it on the free list. */
 static void remove_user(struct rt__usererr *u)
 {
-    int i = (int)(u - rt__g.err.user);
+    int i = (int)(u - rt__err.user);
 
     free(u->str);
     u->str = NULL;
@@ -192,14 +192,14 @@ int rt__error_text(int code, char *buf, size_t n)
 /* Frees the user error table (at unload). */
 void rt__errcodes_unload(void)
 {
-    for (int i = 0; i < rt__g.err.nuser; i++)
-        free(rt__g.err.user[i].str);
-    free(rt__g.err.user);
+    for (int i = 0; i < rt__err.nuser; i++)
+        free(rt__err.user[i].str);
+    free(rt__err.user);
     free(book.aux);
-    rt__g.err.user = NULL;
+    rt__err.user = NULL;
     book.aux = NULL;
     book.free_head = -1;
-    rt__g.err.nuser = rt__g.err.capuser = 0;
+    rt__err.nuser = rt__err.capuser = 0;
 }
 
 /* MPI_Error_class: *errorclass = the class of errorcode. Invalid code: RT_ERR_ARG. */
@@ -237,22 +237,22 @@ int rt_Error_string(int errorcode, char *string, int *resultlen)
  * or out of codes. */
 static int grow_user(void)
 {
-    int ncap = rt__g.err.capuser ? 2 * rt__g.err.capuser : 16;
+    int ncap = rt__err.capuser ? 2 * rt__err.capuser : 16;
     struct rt__usererr *nu;
     int *na;
 
     /* user codes never reach the instance bit's range above the base */
     if (ncap >= RT_ERRINST_BIT)
         return 0;
-    nu = realloc(rt__g.err.user, (size_t)ncap * sizeof *nu);
+    nu = realloc(rt__err.user, (size_t)ncap * sizeof *nu);
     if (!nu)
         return 0;
-    rt__g.err.user = nu;
+    rt__err.user = nu;
     na = realloc(book.aux, (size_t)ncap * sizeof *na);
     if (!na)
         return 0;  /* the larger user table is kept; capuser tells the size both have */
     book.aux = na;
-    rt__g.err.capuser = ncap;
+    rt__err.capuser = ncap;
     return 1;
 }
 
@@ -267,12 +267,12 @@ static int add_user(int cls)
         i = book.free_head;
         book.free_head = book.aux[i];
     } else {
-        if (rt__g.err.nuser == rt__g.err.capuser && !grow_user())
+        if (rt__err.nuser == rt__err.capuser && !grow_user())
             return -1;
-        i = rt__g.err.nuser++;
+        i = rt__err.nuser++;
     }
     code = RT_ERR_DYNAMIC_BASE + i;
-    e = &rt__g.err.user[i];
+    e = &rt__err.user[i];
     e->is_class = cls < 0;
     e->cls = cls < 0 ? code : cls;
     e->live = 1;
@@ -280,8 +280,8 @@ static int add_user(int cls)
     book.aux[i] = 0;
     if (cls >= RT_ERR_DYNAMIC_BASE)
         book.aux[cls - RT_ERR_DYNAMIC_BASE]++;
-    if (code > rt__g.err.lastused)
-        rt__g.err.lastused = code;
+    if (code > rt__err.lastused)
+        rt__err.lastused = code;
     return code;
 }
 

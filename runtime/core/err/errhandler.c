@@ -1,8 +1,7 @@
 /* errhandler.c — error handler objects: the builtin MPI_ERRORS_*, user handlers for each
  * object class, setting/getting them on windows, and running a handler. */
-#include "rt_internal.h"
+#include "err.h"
 
-#include <stdio.h>
 
 #define EH(id) ((rt_errhandler *)rt_builtins[id])
 
@@ -14,17 +13,19 @@ void rt__errhandler_builtins_init(void)
     EH(RT_B_ERRORS_RETURN)->kind = RT__EH_RETURN;
 }
 
-/* The handler slot of a live communicator, window, file or session; else NULL. */
+/* Where each class keeps its error handler: a byte offset, 0 for none (the header is there). */
+static size_t errh_offset[RT_CLASS_COUNT];
+
+void rt__errhandler_set_slot(int cls, size_t offset)
+{
+    errh_offset[cls] = offset;
+}
+
 rt_errhandler **rt__errhandler_slot(rt_obj *o)
 {
-    if (rt_obj_is(o, RT_CLASS_COMM))
-        return &((rt_comm *)o)->errh;
-    if (rt_obj_is(o, RT_CLASS_WIN))
-        return &((rt_win *)o)->errh;
-    if (rt_obj_is(o, RT_CLASS_FILE))
-        return &((rt_file *)o)->errh;
-    if (rt_obj_is(o, RT_CLASS_SESSION))
-        return &((rt_session *)o)->errh;
+    for (int cls = 0; cls < RT_CLASS_COUNT; cls++)
+        if (errh_offset[cls] && rt_obj_is(o, cls))
+            return (rt_errhandler **)((char *)o + errh_offset[cls]);
     return NULL;
 }
 
@@ -146,35 +147,5 @@ int rt_Errhandler_free(rt_errhandler **errhandler)
                       *errhandler ? "" : " (MPI_ERRHANDLER_NULL)");
     rt__obj_release(&(*errhandler)->obj);
     *errhandler = NULL;
-    return RT_SUCCESS;
-}
-
-/* MPI_Win_set_errhandler: win's handler becomes errhandler (one made for communicators or
- * files: RT_ERR_ARG). */
-int rt_Win_set_errhandler(rt_win *win, rt_errhandler *errhandler)
-{
-    if (errhandler->for_cls != RT_CLASS_NONE && errhandler->for_cls != RT_CLASS_WIN)
-        return RT_ERR(win, RT_ERR_ARG, "error handler 'errhandler' was created for %s and cannot be set on a window",
-                      rt__errhandler_class_noun(errhandler->for_cls));
-    rt__errhandler_replace(&win->errh, errhandler);
-    return RT_SUCCESS;
-}
-
-/* MPI_Win_get_errhandler: *errhandler = win's handler (a new reference). */
-int rt_Win_get_errhandler(rt_win *win, rt_errhandler **errhandler)
-{
-    rt__obj_retain(&win->errh->obj);
-    *errhandler = win->errh;
-    return RT_SUCCESS;
-}
-
-/* MPI_Win_call_errhandler: runs win's handler with errorcode (unknown code: RT_ERR_ARG). */
-int rt_Win_call_errhandler(rt_win *win, int errorcode)
-{
-    char name[64], msg[RT_MAX_ERROR_STRING];
-    int n = snprintf(msg, sizeof msg, "%s: ", rt__mpi_name(__func__, name, sizeof name));
-    if (rt__error_text(errorcode, msg + n, sizeof msg - (size_t)n) < 0)
-        return RT_ERR(win, RT_ERR_ARG, "invalid error code %d", errorcode);
-    rt__errhandler_invoke(win->errh, &win->obj, errorcode, msg);
     return RT_SUCCESS;
 }

@@ -1,6 +1,6 @@
 /* errors.c — raising errors: instance codes and the ring of their messages, the choice of
  * error handler, fatal errors and job abort, and the init-state check of entry points. */
-#include "rt_internal.h"
+#include "err.h"
 
 #include "pmi.h"
 #include "pmi_wire.h" /* RT_FATAL_PREFIX, RT_PEER_FAILED_PREFIX */
@@ -10,6 +10,8 @@
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+struct rt__err_state rt__err = {.lastused = RT_ERR_LASTCODE};
 
 /* The MPI name of a runtime entry point: "rt_Comm_rank" -> "MPI_Comm_rank"; any other
  * name (already "MPI_...") is copied as it is. Truncates to n-1 chars; returns buf. */
@@ -24,7 +26,7 @@ const char *rt__mpi_name(const char *fn, char *buf, size_t n)
     return buf;
 }
 
-/* See rt_internal.h. */
+/* See err.h. */
 const char *rt__rank_text(int r, char *buf, size_t n)
 {
     switch (r) {
@@ -41,9 +43,9 @@ const char *rt__rank_text(int r, char *buf, size_t n)
  * at once. Never returns. */
 static _Noreturn void end_job(int status, const char *why)
 {
-    if (rt__g.err.aborting)
+    if (rt__err.aborting)
         _exit(status);
-    rt__g.err.aborting = 1;
+    rt__err.aborting = 1;
     fflush(NULL);
     if (rt__g.life.state == RT_STATE_INITIALIZED && !rt__pmi_singleton())
         rt__pmi_abort(status, why); /* the launcher ends the whole job */
@@ -109,10 +111,10 @@ int rt__require_init_failed(const char *fn)
  * RT_X_ERR_PROC_FAILED..RT_X_ERR_NOREQ) and returns the code. */
 static int new_instance(int cls, const char *msg)
 {
-    uint32_t seq = rt__g.err.seq++ & 0xFFFFFu;  /* 20 bits: the code stays below 2^29 */
+    uint32_t seq = rt__err.seq++ & 0xFFFFFu;  /* 20 bits: the code stays below 2^29 */
     int byte = cls < 256 ? cls : RT_ERRINST_X + 1 + (cls - RT_X_ERR_PROC_FAILED); /* MPIX classes */
     int code = RT_ERRINST_BIT | (int)(seq << 8) | byte;
-    struct rt__errmsg *e = &rt__g.err.ring[seq % RT__ERR_RING];
+    struct rt__errmsg *e = &rt__err.ring[seq % RT__ERR_RING];
 
     e->code = code;
     rt__copy_str(e->msg, sizeof e->msg, msg);
@@ -128,7 +130,7 @@ const char *rt__instance_msg(int code)
     if (code < 0 || !(code & RT_ERRINST_BIT))
         return NULL;
     seq = ((uint32_t)code >> 8) & 0xFFFFFu;
-    e = &rt__g.err.ring[seq % RT__ERR_RING];
+    e = &rt__err.ring[seq % RT__ERR_RING];
     return e->code == code ? e->msg : NULL;
 }
 
@@ -162,7 +164,7 @@ int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
         if (rt__g.life.state != RT_STATE_INITIALIZED)
             rt__fatal(msg);
         if (!slot) {
-            target = rt_builtins[rt__g.err.self_errh_set ? RT_B_COMM_SELF : RT_B_COMM_WORLD];
+            target = rt_builtins[rt__err.self_errh_set ? RT_B_COMM_SELF : RT_B_COMM_WORLD];
             slot = rt__errhandler_slot(target);
         } else {
             target = obj;

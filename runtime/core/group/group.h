@@ -5,6 +5,14 @@
 
 #include "rt_internal.h"
 
+/* A group: an ordered list of world ranks. MPI_GROUP_EMPTY is the builtin of size 0. */
+struct rt_group {
+    rt_obj obj;
+    int size;
+    int rank;        /* this process's rank in the group, RT_UNDEFINED if not a member */
+    int *ranks;      /* ranks[i]: world rank of group rank i (owned; NULL when size is 0) */
+};
+
 /* ------------------------------------------------------------ groups (group.c) */
 
 /* A new group of the n world ranks in ranks, which it adopts (malloc'ed; freed on failure

@@ -5,6 +5,18 @@
 
 #include "rt_internal.h"
 
+struct rt__info_ent {
+    char *key;  /* owned, NUL-terminated, 1..RT_MAX_INFO_KEY-1 chars */
+    char *val;  /* owned, NUL-terminated, 0..RT_MAX_INFO_VAL chars */
+};
+
+struct rt_info {
+    rt_obj obj;
+    int n, cap;                 /* entries in use / allocated */
+    struct rt__info_ent *ent;   /* insertion order */
+    int readonly;               /* 1 for MPI_INFO_ENV: users may not modify it */
+};
+
 /* ------------------------------------------------------------ info (info.c, info_env.c) */
 
 /* Sets up MPI_INFO_ENV (empty, read-only) at load. */

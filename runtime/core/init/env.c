@@ -1,5 +1,6 @@
 /* env.c — environment procedures: versions, processor name, timers, MPI_Abort, memory
  * allocation (MPI_Alloc_mem/MPI_Free_mem), MPI_Pcontrol and address arithmetic. */
+#include "comm/comm.h"
 #include "info/info.h"
 #include "init.h"
 

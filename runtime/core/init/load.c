@@ -1,5 +1,6 @@
 /* load.c — what runs at library load and unload: the parts' set-up in layer order, and the
  * functions the higher parts register with the lower ones (docs/internals.md, "parts"). */
+#include "attr/attr.h"
 #include "coll/coll.h"
 #include "info/info.h"
 #include "group/group.h"
@@ -7,7 +8,50 @@
 #include "p2p/p2p.h"
 #include "comm/comm.h"
 #include "topo/topo.h"
+#include "win/win.h"
 #include "init.h"
+
+#include <stddef.h>
+
+/* Storage of the builtin objects: one slot per rt_builtin_id, as large as any class that
+ * has builtins, so builtins need no heap and exist from load to exit. */
+union rt__builtin_store {
+    rt_obj obj;
+    struct rt_comm comm;
+    struct rt_errhandler errhandler;
+    struct rt_info info;
+    struct rt_keyval keyval;
+    struct rt_group group;
+    struct rt_type type;
+    struct rt_op op;
+    struct rt_message message;
+};
+static union rt__builtin_store builtin_store[RT_NBUILTINS];
+
+/* Every class's struct size, destructor, and where it keeps its error handler and its
+ * attributes: the lower parts that handle objects of every class learn them here. */
+static void describe_classes(void)
+{
+    rt__obj_set_class(RT_CLASS_COMM, sizeof(struct rt_comm), rt__comm_destroy);
+    rt__obj_set_class(RT_CLASS_GROUP, sizeof(struct rt_group), rt__group_destroy);
+    rt__obj_set_class(RT_CLASS_DATATYPE, sizeof(struct rt_type), rt__type_destroy);
+    rt__obj_set_class(RT_CLASS_REQUEST, sizeof(struct rt_request), rt__request_destroy);
+    rt__obj_set_class(RT_CLASS_OP, sizeof(struct rt_op), NULL);
+    rt__obj_set_class(RT_CLASS_ERRHANDLER, sizeof(struct rt_errhandler), NULL);
+    rt__obj_set_class(RT_CLASS_INFO, sizeof(struct rt_info), rt__info_destroy);
+    rt__obj_set_class(RT_CLASS_WIN, sizeof(struct rt_win), rt__win_destroy);
+    rt__obj_set_class(RT_CLASS_FILE, sizeof(struct rt_file), NULL);
+    rt__obj_set_class(RT_CLASS_SESSION, sizeof(struct rt_session), NULL);
+    rt__obj_set_class(RT_CLASS_MESSAGE, sizeof(struct rt_message), rt__message_destroy);
+    rt__obj_set_class(RT_CLASS_KEYVAL, sizeof(struct rt_keyval), NULL);
+    rt__errhandler_set_slot(RT_CLASS_COMM, offsetof(struct rt_comm, errh));
+    rt__errhandler_set_slot(RT_CLASS_WIN, offsetof(struct rt_win, errh));
+    rt__errhandler_set_slot(RT_CLASS_FILE, offsetof(struct rt_file, errh));
+    rt__errhandler_set_slot(RT_CLASS_SESSION, offsetof(struct rt_session, errh));
+    rt__attrs_set_offset(RT_CLASS_COMM, offsetof(struct rt_comm, attrs));
+    rt__attrs_set_offset(RT_CLASS_DATATYPE, offsetof(struct rt_type, attrs));
+    rt__attrs_set_offset(RT_CLASS_WIN, offsetof(struct rt_win, attrs));
+}
 
 /* A user's error handler makes its attribute calls from the C view, whatever the failing
  * call had announced (rt_attr_next_kind). */
@@ -21,14 +65,8 @@ __attribute__((constructor(101))) static void rt__load(void)
 {
     rt__state_load();
     rt__env_load();
-    rt__objs_load();
-    rt__obj_set_destructor(RT_CLASS_COMM, rt__comm_destroy);
-    rt__obj_set_destructor(RT_CLASS_INFO, rt__info_destroy);
-    rt__obj_set_destructor(RT_CLASS_DATATYPE, rt__type_destroy);
-    rt__obj_set_destructor(RT_CLASS_GROUP, rt__group_destroy);
-    rt__obj_set_destructor(RT_CLASS_REQUEST, rt__request_destroy);
-    rt__obj_set_destructor(RT_CLASS_MESSAGE, rt__message_destroy);
-    rt__obj_set_destructor(RT_CLASS_WIN, rt__win_destroy);
+    rt__objs_load(builtin_store, sizeof builtin_store[0]);
+    describe_classes();
     rt__errhandler_on_user_call(attr_view_reset);
     rt__coll_hooks = (struct rt__coll_hooks){.progress = rt__coll_progress, .start = rt__coll_start,
                                              .destroy = rt__coll_destroy, .error = rt__coll_error};

@@ -105,7 +105,7 @@ int rt_Finalize(void)
 
     rt_require_init(__func__);
     rt__progress_thread_stop();
-    if ((err = rt__attrs_finalize()) != RT_SUCCESS) {
+    if ((err = rt__comm_attrs_finalize()) != RT_SUCCESS) {
         rt__progress_thread_start();
         return err;
     }

@@ -1,43 +1,20 @@
 /* obj.c — runtime objects: per-class tables of live user objects (slot reuse through a free
  * list), reference counting, header checks, and the builtin objects created at load. */
-#include "rt_internal.h"
+#include "obj.h"
 #include "obj_registry.h"
 
 #include <stdlib.h>
 
-/* Storage of the builtin objects: one slot per rt_builtin_id, as large as any class that
- * has builtins, so builtins need no heap and exist from load to exit. */
-union rt__builtin_store {
-    rt_obj obj;
-    struct rt_comm comm;
-    struct rt_errhandler errhandler;
-    struct rt_info info;
-    struct rt_keyval keyval;
-    struct rt_group group;
-    struct rt_type type;
-    struct rt_op op;
-    struct rt_message message;
-};
-static union rt__builtin_store builtin_store[RT_NBUILTINS];
-
 rt_obj *rt_builtins[RT_NBUILTINS];
+/* Where the builtins live (rt__objs_load): an object header read at any address in
+ * [builtin_base, builtin_base + builtin_span) stays inside their static storage. */
+static uintptr_t builtin_base;
+static size_t builtin_span;
 struct rt_objslots rt__objslots[RT_CLASS_COUNT]; /* rt__g.tab's slot and top, for rt_obj_at */
 
-/* Struct size of each class. */
-static const size_t class_size[RT_CLASS_COUNT] = {
-    [RT_CLASS_COMM] = sizeof(struct rt_comm),
-    [RT_CLASS_GROUP] = sizeof(struct rt_group),
-    [RT_CLASS_DATATYPE] = sizeof(struct rt_type),
-    [RT_CLASS_REQUEST] = sizeof(struct rt_request),
-    [RT_CLASS_OP] = sizeof(struct rt_op),
-    [RT_CLASS_ERRHANDLER] = sizeof(struct rt_errhandler),
-    [RT_CLASS_INFO] = sizeof(struct rt_info),
-    [RT_CLASS_WIN] = sizeof(struct rt_win),
-    [RT_CLASS_FILE] = sizeof(struct rt_file),
-    [RT_CLASS_SESSION] = sizeof(struct rt_session),
-    [RT_CLASS_MESSAGE] = sizeof(struct rt_message),
-    [RT_CLASS_KEYVAL] = sizeof(struct rt_keyval),
-};
+/* Struct size of each class (0: no object of it can be made yet), set at load
+ * (rt__obj_set_class). */
+static size_t class_size[RT_CLASS_COUNT];
 
 /* Freed objects kept for reuse, per class: a request per nonblocking call would otherwise
  * cost a calloc and a free (a fifth of a small-message rate test's time). Same lock as the
@@ -47,20 +24,23 @@ static rt_obj *spares[RT_CLASS_COUNT][RT__SPARES];
 static int nspares[RT_CLASS_COUNT];
 
 /* Releases what an object owns before its memory goes (NULL: nothing to release); each set by
- * the part that owns the class (rt__obj_set_destructor), at load. */
+ * the part that owns the class, at load. */
 static void (*class_dtor[RT_CLASS_COUNT])(rt_obj *);
 
-void rt__obj_set_destructor(int cls, void (*destroy)(rt_obj *o))
+void rt__obj_set_class(int cls, size_t size, void (*destroy)(rt_obj *o))
 {
+    class_size[cls] = size;
     class_dtor[cls] = destroy;
 }
 
 /* At load: every builtin gets its header (index = builtin id, keyvals their subkind) and
  * its class defaults. Cannot fail (static storage). */
-void rt__objs_load(void)
+void rt__objs_load(void *store, size_t stride)
 {
+    builtin_base = (uintptr_t)store;
+    builtin_span = RT_NBUILTINS * stride - sizeof(rt_obj) + 1;
     for (int id = 0; id < RT_NBUILTINS; id++) {
-        rt_obj *o = &builtin_store[id].obj;
+        rt_obj *o = (rt_obj *)((char *)store + (size_t)id * stride);
         int cls = rt_builtin_desc[id].cls;
 
         o->magic = RT_OBJ_MAGIC;
@@ -154,7 +134,7 @@ rt_obj *rt__obj_new(int cls)
     rt_obj *o;
     int32_t i;
 
-    if (cls <= RT_CLASS_NONE || cls >= RT_CLASS_COUNT)
+    if (cls <= RT_CLASS_NONE || cls >= RT_CLASS_COUNT || !class_size[cls])
         return NULL;
     t = &rt__g.tab[cls];
     if (nspares[cls] > 0) {
@@ -252,15 +232,13 @@ rt_obj *rt_obj_lookup(int cls, int32_t index)
  * or of a registered user object (obj_registry.h), so garbage never faults. Never writes. */
 int rt_obj_is(const void *p, int cls)
 {
-    uintptr_t a = (uintptr_t)p, base = (uintptr_t)builtin_store;
+    uintptr_t a = (uintptr_t)p;
     const rt_obj *o = p;
 
-    if (a - base < sizeof builtin_store) { /* a builtin: the start of its slot, of class cls */
-        if ((a - base) % sizeof builtin_store[0])
-            return 0;
-        return o->magic == RT_OBJ_MAGIC && o->cls == cls && o->index >= 0 && o->index < RT_NBUILTINS &&
-               rt_builtins[o->index] == o;
-    }
+    /* a builtin: any address in the store may be read; it is one when rt_builtins says so */
+    if (a - builtin_base < builtin_span)
+        return o->index >= 0 && o->index < RT_NBUILTINS && rt_builtins[o->index] == o &&
+               o->magic == RT_OBJ_MAGIC && o->cls == cls;
     /* a user object is registered from creation to destruction; only then is its header read */
     return rt__objreg_has(p) && o->magic == RT_OBJ_MAGIC && o->cls == cls;
 }

@@ -1,10 +1,105 @@
-/* p2p.h — the point-to-point engine's internal interface (p2p_*.c): message queues and
- * matching, starting and completing requests, progress and blocking waits. */
+/* p2p.h — the point-to-point part's contract: communicators and requests as the parts above
+ * see them, message queues and matching, starting and completing requests, progress, waits. */
 #ifndef RT_P2P_H
 #define RT_P2P_H
 
 #include "rt_internal.h"
+#include "attr/attr.h"
 #include "transport.h"
+
+/* ------------------------------------------------------------ communicators */
+
+/* A communicator as every part from here up sees it: point-to-point is the lowest part that
+ * reads one (its context and ranks); the communicator part (comm/) makes and frees them. */
+struct rt_comm {
+    rt_obj obj;
+    int size;                    /* local group size */
+    int rank;                    /* this process's rank in the local group */
+    int remote_size;             /* 0 for intra-communicators */
+    rt_errhandler *errh;         /* holds a reference (never NULL once set up) */
+    char name[RT_MAX_OBJECT_NAME];
+    int ctx;                     /* point-to-point context id; collectives use ctx + 1 */
+    int *world;                  /* world[r]: world rank of rank r (remote group for inter-
+                                    communicators); NULL = the identity (MPI_COMM_WORLD) */
+    struct rt__bsend_buf *bbuf;  /* buffer attached to this communicator (MPI-4.1), or NULL */
+    int *lworld;                 /* inter-communicators: lworld[r] = world rank of local rank r;
+                                    NULL for intra-communicators (their local group is world) */
+    struct rt_comm *coll;        /* internal view of the collective context (ctx + 1) over the
+                                    remote group (intra: the group); NULL until set up */
+    struct rt_comm *lcoll;       /* inter-communicators: the collective context over the local
+                                    group (same ctx + 1, own tags); NULL for intra-communicators */
+    struct rt__topo *topo;       /* Cartesian, graph or distributed-graph topology, or NULL */
+    rt_info *info;               /* hints set by the user (owned), or NULL */
+    uint8_t owns_ctx;            /* 1: ctx / 2 was taken from this process's free ids */
+    unsigned coll_seq;           /* collectives started on it: each gets its own tags */
+    struct rt__attrs attrs;      /* cached attributes (attr_list.c) */
+};
+
+/* The world rank of rank r of comm's local group. */
+static inline int rt__comm_local_world(const rt_comm *comm, int r)
+{
+    return comm->lworld ? comm->lworld[r] : comm->world ? comm->world[r] : r;
+}
+
+/* The world rank of rank r of comm's (remote, for inter-communicators) group. */
+static inline int rt__comm_world_rank(const rt_comm *comm, int r)
+{
+    return comm->world ? comm->world[r] : r;
+}
+
+struct rt__umsg;
+
+/* A matched message taken off the queue by MPI_Mprobe/MPI_Improbe. */
+struct rt_message {
+    rt_obj obj;
+    struct rt__umsg *msg;    /* NULL: MPI_MESSAGE_NO_PROC */
+    rt_comm *comm;           /* holds a reference */
+};
+
+enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE, RT__REQ_COLL };
+enum rt__send_mode { RT__MODE_STD = 0, RT__MODE_SYNC, RT__MODE_READY, RT__MODE_BUFFERED };
+
+/* A request: a send or a receive in flight, a persistent one (created inactive by *_init),
+ * or a composite one (MPI_Isendrecv: done when its parts are). p2p_*.c own the fields. */
+struct rt_request {
+    rt_obj obj;
+    uint8_t kind;          /* enum rt__req_kind */
+    uint8_t mode;          /* sends: enum rt__send_mode */
+    uint8_t persistent;    /* made by *_init: survives completion, inactive until MPI_Start */
+    uint8_t active;        /* started, not yet completed and returned by a wait or test */
+    uint8_t complete;
+    uint8_t freed;         /* MPI_Request_free'd while active: freed on completion */
+    uint8_t need_ack;      /* a synchronous send waiting for the receiver's match */
+    uint8_t tp_pending;    /* the transport still reads the send buffer */
+    uint8_t queued;        /* on the posted-receive or pending-send queue */
+    uint8_t blocking;      /* waited for by the call that started it (MPI_Recv, MPI_Sendrecv):
+                              a process failure fails its MPI_ANY_SOURCE receive with
+                              RT_X_ERR_PROC_FAILED rather than RT_X_ERR_PROC_FAILED_PENDING */
+    uint8_t taint;         /* a collective's send whose data depend on a failed process
+                              (RT__MSG_FAILED) or on a failed part of the collective
+                              (RT__MSG_TAINTED): the flag it is sent with, which fails its
+                              receive (coll_sched.c); a receive: the flag its message bore */
+    rt_comm *comm;         /* holds a reference */
+    rt_type *type;         /* holds a reference */
+    void *buf;
+    rt_count count;
+    int peer;              /* rank in comm: destination, or source (RT_ANY_SOURCE) */
+    int tag;               /* may be RT_ANY_TAG for receives */
+    int lost;              /* an MPI_ANY_SOURCE receive failed by a process failure: the rank
+                              in comm of the failed process */
+    rt_status status;
+    void *tmp;             /* owned packed copy of the data (non-contiguous or buffered) */
+    rt_count tmp_len;
+    struct rt__bsend_buf *bbuf;      /* buffered send: the attached buffer holding tmp */
+    struct rt_request *next, *prev;  /* queue links */
+    struct rt_request *sub[2];       /* composite: its parts (owned) */
+    struct rt_message *mrecv;        /* MPI_Mrecv/Imrecv: the message to receive */
+    struct rt__sched *sched;         /* collectives: the schedule it runs (owned) */
+};
+
+
+/* The node index of world rank w in the job's node map (p2p_engine.c; 0 for a singleton). */
+int rt__node_of(int w);
 
 /* A message that arrived before its receive was posted (or was taken by MPI_Mprobe). */
 struct rt__umsg {

@@ -1,6 +1,7 @@
 /* p2p_request.c — requests: creation, completion and release, and the calls that complete
  * them (MPI_Wait/Test and their any/all/some forms, MPI_Request_get_status*, MPI_Cancel,
  * MPI_Request_free, MPI_Start/Startall). */
+#include "type/type.h"
 #include "p2p.h"
 
 #include <stdlib.h>

@@ -1,9 +1,77 @@
-/* type.h — the datatype part's contract to the parts above it: reduction operations (op.c),
- * the predefined ops on the types the standard allows, user ops called through their face. */
+/* type.h — the datatype part's contract: datatypes (their layouts, packing, caching) and
+ * reduction operations (op.c: the predefined ops on the types the standard allows, user ops). */
 #ifndef RT_TYPE_H
 #define RT_TYPE_H
 
 #include "rt_internal.h"
+#include "attr/attr.h"
+
+/* A reduction operation (op.c). Predefined ops are builtins: which one is obj.index (their
+ * rt_builtin_id, RT_B_SUM ...); the other fields are unused. User ops (MPI_Op_create) call
+ * cb through the face that created them. */
+struct rt_op {
+    rt_obj obj;
+    rt_callback cb;  /* user ops: the user's function */
+    int commute;     /* user ops: 1 if declared commutative */
+};
+
+/* The basic elements of a leaf: native size nsz; in external32 each takes xsz bytes (0: no
+ * external32 form), swapped in units of `swap` bytes; `sign`: a narrowed integer is signed. */
+struct rt__kind {
+    uint8_t nsz, xsz, swap, sign;
+};
+
+struct rt__layout;
+
+/* One item of a layout: `count` copies, `stride` bytes apart, the first at byte `off` of the
+ * element, of either `len` bytes of like basic elements (sub NULL, `kind` says which) or one
+ * element of layout `sub` (len = sub->size; the item holds a reference to it). */
+struct rt__item {
+    rt_aint off, stride;
+    rt_count count, len;
+    struct rt__layout *sub;
+    struct rt__kind kind;
+};
+
+/* A datatype's data layout (type_layout.c): one element is its items, in order, in memory and
+ * in the packed stream. Its size is proportional to the constructor tree, not to the data
+ * (regular strides are one item), so commit and pack cost O(nesting) to describe and O(bytes)
+ * to move. Immutable once built; shared by types and enclosing layouts by reference count. */
+struct rt__layout {
+    int refs;               /* < 0: static (builtin types) */
+    int dense;              /* its data are the `size` bytes at offset `dlo`, in order */
+    rt_aint dlo;
+    rt_count size;          /* bytes of data per element */
+    rt_count elements;      /* basic elements per element */
+    rt_count xsize;         /* external32 bytes per element, -1 if it has no such form */
+    int nitems, cap;
+    struct rt__item *items;
+};
+
+/* A datatype: its layout, elements `extent` bytes apart. A dense layout at offset 0 whose size
+ * is the extent is contiguous: a whole buffer is one memcpy. */
+struct rt_type {
+    rt_obj obj;
+    rt_count size;           /* bytes of data in one element */
+    rt_aint lb, extent;      /* lower bound and extent */
+    rt_aint true_lb, true_extent;
+    struct rt__layout *lay;  /* holds a reference (builtins: a static one) */
+    int committed;
+    rt_count elem_size;      /* size of its basic element when all are alike, else 0 */
+    rt_count pair_first;     /* value-index pairs of mixed types: size of the value part */
+    int16_t basic;           /* rt_builtin_id of its basic element when all are alike (a
+                                MINLOC/MAXLOC pair type counts as one), else -1 (op.c) */
+    char name[RT_MAX_OBJECT_NAME];
+    int align;                 /* alignment of its most aligned basic element */
+    int explicit_ub;           /* bit 1: lb, bit 2: ub set by resized / MPI_LB / MPI_UB (sticky) */
+    /* the constructor call (MPI_Type_get_envelope/get_contents) */
+    int combiner;              /* RT_COMBINER_*; RT_COMBINER_NAMED for builtins */
+    int nints, naddrs, ntypes;
+    int *ints;                 /* owned */
+    rt_aint *addrs;            /* owned */
+    struct rt_type **types;    /* owned array, each holds a reference */
+    struct rt__attrs attrs;    /* cached attributes (attr_list.c, type_attr.c) */
+};
 
 /* Checks that op may be applied to elements of type in a reduction (predefined ops: only to
  * the basic types the standard allows, also inside derived types made of one such basic type

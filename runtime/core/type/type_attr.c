@@ -48,7 +48,7 @@ int rt_Type_delete_attr(rt_type *datatype, rt_keyval *type_keyval)
     return err ? err : rt__attr_delete(&datatype->obj, type_keyval, __func__);
 }
 
-/* See rt_internal.h. */
+/* See type.h. */
 void rt__type_attrs_finalize(void)
 {
     for (int id = 0; id < RT_NBUILTINS; id++)

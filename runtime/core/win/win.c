@@ -1,6 +1,7 @@
 /* win.c — RMA window objects: creation (create, allocate, allocate_shared, create_dynamic),
  * MPI_Win_free, attach/detach, shared queries, group, name, info and error handlers. */
 #include "info/info.h"
+#include "win.h"
 #include "attr/attr.h"
 #include "coll/coll.h"
 #include "comm/comm.h"

@@ -1,6 +1,6 @@
 /* win_attr.c — caching on windows: MPI_Win_set/get/delete_attr and the predefined window
  * attributes (MPI_WIN_BASE, _SIZE, _DISP_UNIT, _CREATE_FLAVOR, _MODEL); deletion at MPI_Win_free: win.c. */
-#include "attr/attr.h"
+#include "win.h"
 
 /* Every window is unified: public and private copies are the same memory (one node, no cache
  * the MPI library keeps). */

@@ -2,6 +2,9 @@
  * process, mapped by the others, unlinked as soon as all have it (nothing stays in /dev/shm). */
 #define _GNU_SOURCE
 #include "coll/coll.h"
+#include "comm/comm.h"
+#include "info/info.h"
+#include "win.h"
 
 #include <fcntl.h>
 #include <stdio.h>
