@@ -43,14 +43,20 @@ void rt__attr_init(void);
  * the members of a new communicator agree on the lowest id free at all of them. */
 #define RT__CTX_IDS 8192
 #define RT__CTX_WORDS (RT__CTX_IDS / 32)
-/* Copies this process's free-id bitmap into mask (RT__CTX_WORDS words), without the ids
- * that pending nonblocking agreements claim. */
-void rt__ctx_mask(uint32_t *mask);
 /* Claims for a nonblocking agreement: share (RT__CTX_WORDS words) = the free, unclaimed ids
  * of the half of all ids that seed selects (members pass the same seed); until
  * rt__ctx_release(share) no other agreement at this process offers them. */
 void rt__ctx_claim(uint64_t seed, uint32_t *share);
 void rt__ctx_release(const uint32_t *share);
+/* The ids this process offers one blocking agreement (seed: the same at every member):
+ * mask = the free ids no other agreement claims; claim = those it holds back from other
+ * agreements until rt__ctx_settle. Under MPI_THREAD_MULTIPLE another thread's agreement may
+ * run meanwhile (a waiting thread lets the others in), so the offer is rt__ctx_claim's share
+ * for seed, claimed; otherwise nothing is claimed. */
+void rt__ctx_offer(uint64_t seed, uint32_t *mask, uint32_t *claim);
+/* Ends an agreement on id (-1: none): gives back claim but id, which stays held back until a
+ * communicator takes it (rt__comm_new, rt__comm_set_ctx). */
+void rt__ctx_settle(uint32_t *claim, int id);
 /* The lowest id set in mask, or -1 when none is. */
 int rt__ctx_lowest(const uint32_t *mask);
 /* Agrees on a new id over the whole of comm (both groups of an inter-communicator):

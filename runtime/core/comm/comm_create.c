@@ -31,7 +31,7 @@ static void ids_init(void)
 }
 
 /* mask = this process's free context ids that no pending agreement claims. */
-void rt__ctx_mask(uint32_t *mask)
+static void ctx_mask(uint32_t *mask)
 {
     ids_init();
     for (int w = 0; w < RT__CTX_WORDS; w++)
@@ -80,10 +80,29 @@ int rt__ctx_lowest(const uint32_t *mask)
     return -1;
 }
 
+void rt__ctx_offer(uint64_t seed, uint32_t *mask, uint32_t *claim)
+{
+    if (rt__g.life.thread_provided == RT_THREAD_MULTIPLE) {
+        rt__ctx_claim(seed, claim);
+        memcpy(mask, claim, sizeof *mask * RT__CTX_WORDS);
+    } else {
+        ctx_mask(mask);
+        memset(claim, 0, sizeof *claim * RT__CTX_WORDS);
+    }
+}
+
+void rt__ctx_settle(uint32_t *claim, int id)
+{
+    if (id >= 0)
+        claim[id / 32] &= ~(1u << (id % 32));
+    rt__ctx_release(claim);
+}
+
 static void ctx_take(int id)
 {
     ids_init();
     free_ids[id / 32] &= ~(1u << (id % 32));
+    claimed[id / 32] &= ~(1u << (id % 32)); /* held back since its agreement (rt__ctx_settle) */
 }
 
 static void ctx_give(int id)
@@ -95,9 +114,10 @@ static void ctx_give(int id)
 /* The lowest id free at every process of comm (both groups of an inter-communicator). */
 int rt__ctx_agree(rt_comm *comm, int *id)
 {
-    uint32_t mask[RT__CTX_WORDS], theirs[RT__CTX_WORDS];
+    uint32_t mask[RT__CTX_WORDS], theirs[RT__CTX_WORDS], claim[RT__CTX_WORDS];
     rt__team t = rt__team_of(comm);
-    rt__ctx_mask(mask);
+    /* the seed: the same at every member (collectives on comm start in one order) */
+    rt__ctx_offer((uint64_t)(uint32_t)comm->ctx << 32 | comm->coll_seq, mask, claim);
     int err = rt__coll_allreduce(&t, mask, sizeof mask, rt__op_band);
     if (!err && comm->remote_size > 0) {
         err = rt__inter_swap(comm, mask, sizeof mask, theirs, sizeof theirs);
@@ -105,6 +125,7 @@ int rt__ctx_agree(rt_comm *comm, int *id)
             rt__op_band(mask, theirs, sizeof mask);
     }
     *id = err ? -1 : rt__ctx_lowest(mask);
+    rt__ctx_settle(claim, *id);
     return err;
 }
 
@@ -578,11 +599,12 @@ int rt_Comm_create_group(rt_comm *comm, rt_group *group, int tag, rt_comm **newc
     }
     memcpy(w, group->ranks, sizeof *w * (size_t)group->size);
     rt__team t = {.cc = comm->coll, .n = group->size, .me = group->rank, .rank = crank, .tag = tag};
-    uint32_t mask[RT__CTX_WORDS];
-    rt__ctx_mask(mask);
+    uint32_t mask[RT__CTX_WORDS], claim[RT__CTX_WORDS];
+    rt__ctx_offer((uint64_t)(uint32_t)comm->ctx << 32 | (uint32_t)tag, mask, claim);
     err = rt__coll_allreduce(&t, mask, sizeof mask, rt__op_band);
     free(crank);
-    int id = rt__ctx_lowest(mask);
+    int id = err ? -1 : rt__ctx_lowest(mask);
+    rt__ctx_settle(claim, id);
     if (err || id < 0) {
         free(w);
         return err ? failed(comm, err, __func__) : out_of_ids(comm, __func__);

@@ -32,10 +32,11 @@ static int agree(const int *members, int n, int tag, int *id)
         if (members[i] == world->rank)
             me = i;
     rt__team t = {.cc = world->coll, .n = n, .me = me, .rank = members, .tag = tag};
-    uint32_t mask[RT__CTX_WORDS];
-    rt__ctx_mask(mask);
+    uint32_t mask[RT__CTX_WORDS], claim[RT__CTX_WORDS];
+    rt__ctx_offer((uint64_t)(uint32_t)tag, mask, claim);
     int err = rt__coll_allreduce(&t, mask, sizeof mask, rt__op_band);
     *id = err ? -1 : rt__ctx_lowest(mask);
+    rt__ctx_settle(claim, *id);
     return err;
 }
 

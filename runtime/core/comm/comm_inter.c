@@ -198,17 +198,21 @@ int rt_Intercomm_create(rt_comm *local_comm, int local_leader, rt_comm *peer_com
     if (local_leader < 0 || local_leader >= lc->size)
         return RT_ERR(lc, RT_ERR_RANK, "invalid rank 'local_leader' = %s: local_comm has %d processes",
                       rt__rank_text(local_leader, (char[16]){0}, 16), lc->size);
-    uint32_t mask[RT__CTX_WORDS];
+    uint32_t mask[RT__CTX_WORDS], claim[RT__CTX_WORDS];
     rt__team t = rt__team_of(lc);
-    rt__ctx_mask(mask);
-    if ((err = rt__coll_allreduce(&t, mask, sizeof mask, rt__op_band)) != RT_SUCCESS)
+    rt__ctx_offer((uint64_t)(uint32_t)lc->ctx << 32 | lc->coll_seq, mask, claim);
+    if ((err = rt__coll_allreduce(&t, mask, sizeof mask, rt__op_band)) != RT_SUCCESS) {
+        rt__ctx_settle(claim, -1);
         return RT_ERR(lc, err, "the local group could not agree (internal communication failed: %s)",
                 rt__class_string(err));
+    }
     struct verdict v = {0, -1, 0};
     int *rw = NULL;
     if (lc->rank == local_leader)
         leader(lc, mask, peer_comm, remote_leader, tag, &v, &rw);
-    if ((err = rt__coll_bcast(&t, &v, sizeof v, local_leader)) != RT_SUCCESS) {
+    err = rt__coll_bcast(&t, &v, sizeof v, local_leader);
+    rt__ctx_settle(claim, err || v.err ? -1 : v.id);
+    if (err) {
         free(rw);
         return RT_ERR(lc, err, "the local group could not agree (internal communication failed: %s)",
                 rt__class_string(err));

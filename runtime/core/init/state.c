@@ -7,6 +7,10 @@
 #include "init.h"
 #include "p2p/p2p.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
 /* At load: the loading thread counts as the main thread until MPI_Init. */
 void rt__state_load(void)
 {
@@ -23,6 +27,26 @@ static int valid_level(int level)
 {
     return level == RT_THREAD_SINGLE || level == RT_THREAD_FUNNELED ||
            level == RT_THREAD_SERIALIZED || level == RT_THREAD_MULTIPLE;
+}
+
+/* The highest thread level MPI_Init_thread gives: MPI_THREAD_MULTIPLE, unless
+ * SWITCHYARD_THREAD_LEVEL (single, funneled, serialized or multiple, any case, with or without
+ * the MPI_THREAD_ prefix) lowers it; another value is reported and ignored. */
+static int thread_level_max(void)
+{
+    static const char *const names[] = {"single", "funneled", "serialized", "multiple"};
+    static const int levels[] = {RT_THREAD_SINGLE, RT_THREAD_FUNNELED, RT_THREAD_SERIALIZED,
+                                 RT_THREAD_MULTIPLE};
+    const char *e = getenv("SWITCHYARD_THREAD_LEVEL");
+    if (!e || !*e)
+        return RT_THREAD_MULTIPLE;
+    const char *name = strncasecmp(e, "MPI_THREAD_", 11) == 0 ? e + 11 : e;
+    for (int i = 0; i < 4; i++)
+        if (strcasecmp(name, names[i]) == 0)
+            return levels[i];
+    fprintf(stderr, "Switchyard: SWITCHYARD_THREAD_LEVEL=%s is not a thread level (single, funneled, "
+            "serialized or multiple); ignored\n", e);
+    return RT_THREAD_MULTIPLE;
 }
 
 /* Shared by MPI_Init and MPI_Init_thread: checks the state, sets up the world, the
@@ -43,8 +67,8 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
         return rt_raise(NULL, err, fn, "cannot join the job");
 
     rt__g.life.thread_required = required;
-    /* honest: there are no locks yet, so at most SERIALIZED */
-    rt__g.life.thread_provided = required < RT_THREAD_SERIALIZED ? required : RT_THREAD_SERIALIZED;
+    int max = thread_level_max();
+    rt__g.life.thread_provided = required < max ? required : max;
     rt__g.life.main_thread = pthread_self();
     rt__comm_init();
     if ((err = rt__p2p_init()) != RT_SUCCESS)
@@ -55,6 +79,8 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
     rt_ready = 1;
     rt__fast_update();
     rt__progress_thread_start();
+    if (rt__g.life.thread_provided == RT_THREAD_MULTIPLE)
+        rt__threads_multiple();
     if (provided)
         *provided = rt__g.life.thread_provided;
     return RT_SUCCESS;
@@ -68,7 +94,8 @@ int rt_Init(int *argc, char ***argv)
     return init(__func__, argc, argv, RT_THREAD_SINGLE, NULL);
 }
 
-/* MPI_Init_thread: as rt_Init; *provided = min(required, RT_THREAD_SERIALIZED). Invalid
+/* MPI_Init_thread: as rt_Init; *provided = min(required, the highest level: MULTIPLE unless
+ * SWITCHYARD_THREAD_LEVEL lowers it). Invalid
  * required or NULL provided: RT_ERR_ARG. */
 int rt_Init_thread(int *argc, char ***argv, int required, int *provided)
 {

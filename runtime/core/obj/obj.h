@@ -32,10 +32,10 @@ struct rt__objtab {
     int32_t nfree, freecap;
 };
 
-/* The runtime's global state (the error part keeps its own: err/err.h). A lock guarding it
- * goes here when MPI_THREAD_MULTIPLE comes; until then MPI_Init_thread provides at most
- * MPI_THREAD_SERIALIZED. The builtin objects (rt_builtins) are set up once at load; their
- * mutable fields are object state. */
+/* The runtime's global state (the error part keeps its own: err/err.h). Under
+ * MPI_THREAD_MULTIPLE the library's one lock guards it (docs/internals.md, "Threads"). The
+ * builtin objects (rt_builtins) are set up once at load; their mutable fields are object
+ * state. */
 struct rt__global {
     /* lifecycle (state.c) */
     struct {

@@ -146,6 +146,14 @@ const char *rt__start_failure(int err);
 void rt__progress_thread_start(void);
 void rt__progress_thread_stop(void);
 void rt__async_busy(int busy);
+/* MPI_THREAD_MULTIPLE (docs/internals.md, "Threads"): from the end of MPI_Init_thread on,
+ * every entry takes the library's lock (rt_enter), whatever the asynchronous progress does. */
+void rt__threads_multiple(void);
+/* Under MPI_THREAD_MULTIPLE, a thread that waits lets the others in: rt__big_pause releases the
+ * lock the caller holds, every level of it, and returns how many (0: not MULTIPLE, or not
+ * held: nothing done); rt__big_resume(n) takes it back n times. */
+int rt__big_pause(void);
+void rt__big_resume(int n);
 
 /* A standard send of contiguous data that its transport copies at once (an eager message,
  * no send waiting for room before it, not to this process), done now: returns 1, or 0 when

@@ -568,6 +568,17 @@ void rt__wait_until(int (*done)(void *), void *arg)
             continue;
         }
         idle++;
+        int paused = rt__big_pause();
+        if (paused) { /* MPI_THREAD_MULTIPLE: the other threads' calls go on meanwhile */
+            if (idle < spins)
+                cpu_relax();
+            else if (idle < spins + 1024)
+                sched_yield();
+            else
+                nanosleep(&(struct timespec){0, 50000}, NULL);
+            rt__big_resume(paused);
+            continue;
+        }
         if (idle < spins) {
             cpu_relax();
         } else if (idle < spins + 64 || E.npolled == 0) {

@@ -1,5 +1,6 @@
-/* progress_thread.c — asynchronous progress: while nonblocking work is outstanding, a thread
- * advances the engine whenever the program is not inside the library (rt.h, rt_enter). */
+/* progress_thread.c — the library's lock and asynchronous progress: while nonblocking work is
+ * outstanding, a thread advances the engine whenever the program is not inside the library
+ * (rt.h, rt_enter); under MPI_THREAD_MULTIPLE the lock stays on for the program's threads. */
 #include "p2p.h"
 
 #include <pthread.h>
@@ -18,6 +19,9 @@ static int running, stop;     /* the thread exists; it must end (atomic) */
 static pthread_mutex_t idle_mx = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
 static int sleeping;          /* the thread waits on idle_cv (atomic) */
+static int multiple;          /* MPI_THREAD_MULTIPLE: the lock stays on from MPI_Init on (atomic) */
+static int busy;              /* MPI_THREAD_MULTIPLE: nonblocking work is outstanding (atomic) */
+static int held;              /* how many times the holder of `big` holds it (the holder's) */
 
 /* Reads the switch when the library loads, before any call can enter it. */
 __attribute__((constructor)) static void async_setup(void)
@@ -44,17 +48,13 @@ void rt__fast_update(void)
 void rt__big_lock(void)
 {
     pthread_mutex_lock(&big);
+    held++;
 }
 
 void rt__big_unlock(void)
 {
+    held--;
     pthread_mutex_unlock(&big);
-}
-
-void rt__async_busy(int busy)
-{
-    if (mode == ASYNC_AUTO)
-        rt__async_want = busy;
 }
 
 static int load(int *v)
@@ -67,6 +67,55 @@ static void store(int *v, int x)
     __atomic_store_n(v, x, __ATOMIC_SEQ_CST);
 }
 
+static int ensure_thread(void);
+static void wake(void);
+
+void rt__async_busy(int now)
+{
+    if (mode != ASYNC_AUTO)
+        return;
+    if (!load(&multiple)) {
+        rt__async_want = now;
+        return;
+    }
+    store(&busy, now); /* the lock stays on: only the thread's work comes and goes */
+    if (now && allowed && ensure_thread())
+        wake();
+}
+
+void rt__threads_multiple(void)
+{
+    store(&multiple, 1);
+    rt__async_want = 1; /* = the lock's state: rt_leave never switches it off */
+    store(&rt__lock_on, 1);
+    rt__fast_update();
+}
+
+int rt__big_pause(void)
+{
+    int n = held;
+    if (!load(&multiple) || n == 0)
+        return 0;
+    held = 0;
+    for (int i = 0; i < n; i++)
+        pthread_mutex_unlock(&big);
+    return n;
+}
+
+void rt__big_resume(int n)
+{
+    for (int i = 0; i < n; i++)
+        pthread_mutex_lock(&big);
+    held = n;
+}
+
+/* Whether the thread has work: the lock is on and, under MPI_THREAD_MULTIPLE (where it always
+ * is), nonblocking work is outstanding or the thread was asked for always. */
+static int active(void)
+{
+    return load(&rt__lock_on) && (!load(&multiple) || mode == ASYNC_ALWAYS || load(&busy));
+}
+
 /* While the lock is on, take it if the program is not in the library and progress; wait 50 us
  * after a pass that did something, doubling up to 1 ms after each that did not (a program
  * busy in its own MPI calls makes the thread rare). Never block on the lock, so stopping
@@ -77,11 +126,11 @@ static void *loop(void *arg)
     (void)arg;
     unsigned idle = 0, off = 0;
     while (!load(&stop)) {
-        if (load(&rt__lock_on)) {
+        if (active()) {
             off = 0;
             int n = 0;
             if (pthread_mutex_trylock(&big) == 0) {
-                if (load(&rt__lock_on)) /* not switched off meanwhile: nobody else is inside */
+                if (active()) /* not switched off meanwhile: nobody else is inside */
                     n = rt__progress();
                 pthread_mutex_unlock(&big);
             }
@@ -90,7 +139,7 @@ static void *loop(void *arg)
             off = 0;
             pthread_mutex_lock(&idle_mx);
             store(&sleeping, 1);
-            while (!load(&rt__lock_on) && !load(&stop))
+            while (!active() && !load(&stop))
                 pthread_cond_wait(&idle_cv, &idle_mx);
             store(&sleeping, 0);
             pthread_mutex_unlock(&idle_mx);
@@ -126,6 +175,8 @@ static int ensure_thread(void)
 
 void rt__async_switch(int locked)
 {
+    if (load(&multiple)) /* the lock stays on (the end of MPI_Init_thread comes here once) */
+        return;
     if (locked) { /* the work is done: the holder of the lock turns it off */
         store(&rt__lock_on, 0);
         rt__fast_update();
