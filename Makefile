@@ -23,7 +23,7 @@ INC := $(BUILD)/include
 SPEC_FILES := $(wildcard spec/*.json spec/procedures/*.json)
 GEN_FILES := $(wildcard gen/*.py gen/templates/*.j2)
 
-.PHONY: all deps gen libs tests check check-sanitize coverage readme-status clean example bench install fuzz
+.PHONY: all deps gen libs tests check check-sanitize check-tsan coverage readme-status clean example bench install fuzz
 all: libs
 
 # Installs missing Debian packages (compilers, jinja2, libffi, and MPICH/Open MPI for the tests).
@@ -66,6 +66,18 @@ check-sanitize:
 	$(MAKE) BUILD=build-san OPT=-O1 SAN="$(SANFLAGS)" deps tests
 	SWITCHYARD_TEST_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	python3 tests/run.py --build build-san
+
+# The suite built and run with ThreadSanitizer (MPI_THREAD_MULTIPLE, docs/internals.md
+# "Threads"): libraries, mpiexec and test programs instrumented, foreign-built programs given
+# the runtime preloaded; the first race reported fails the test. TSAN_TESTS picks tests (run.py
+# filters; default: all). Suppressions, each explained: tests/tsan.supp.
+TSANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+check-tsan: export SWITCHYARD_WRAPPER_FLAGS = $(TSANFLAGS)
+check-tsan: export TSAN_OPTIONS = halt_on_error=1:report_signal_unsafe=0:suppressions=$(CURDIR)/tests/tsan.supp
+check-tsan:
+	$(MAKE) BUILD=build-tsan OPT=-O1 SAN="$(TSANFLAGS)" deps tests
+	SWITCHYARD_TEST_PRELOAD="$$(gcc -print-file-name=libtsan.so)" \
+	python3 tests/run.py --build build-tsan $(TSAN_TESTS)
 
 # Fuzzes the TCP transport without sockets, each target for FUZZ_SECONDS with libFuzzer, ASan and
 # UBSan; needs clang. fuzz/tcp_frames.c: the frame parser (tcp_in.c) fed arbitrary bytes;

@@ -26,7 +26,10 @@
 # warm-up round) and tcp (bench/p2p.c on 2 ranks over TCP on loopback:
 # SWITCHYARD_TRANSPORT=tcp, MPICH with UCX_TLS=tcp, Open MPI with its ob1 pml and tcp btl, beside
 # bench/tcp_raw.c, the same ping-pong over one plain socket: the limit).
-# In the default list too: stress (tests/c/p2p_alltoall_stress.c: every rank sends every other
+# In the default list too: mt (bench/mt.c, 2 ranks: per-call cost and 8 B latency of one thread
+# at MPI_THREAD_SINGLE and at MULTIPLE, latency of 1, 2 and 4 threads per rank ping-ponging at
+# once, message rate of 1 and 2 threads per rank each on its own communicator) and stress
+# (tests/c/p2p_alltoall_stress.c: every rank sends every other
 # rank one checksummed message a round, 0 B to 4 MiB, nonblocking; STRESS_ROUNDS rounds, default
 # 20 on 8 ranks and 10 on 16, both oversubscribed on 2 cores): its wall time in seconds, on
 # shared memory and on TCP (SWITCHYARD_TRANSPORT=tcp; MPICH with UCX_TLS=tcp, Open MPI with the
@@ -56,7 +59,7 @@ launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher, for BENCH_
     esac
     timeout -k 5 "$BENCH_LIMIT" "$@"
 }
-for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress}; do
+for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; do
     [ $bench = none ] && continue
     if [ $bench = stress ]; then # all-to-all of 0-4 MiB on 8 and 16 ranks: wall seconds
         "$B/bin/mpicc" -O2 -o "$out/stress_switchyard" tests/c/p2p_alltoall_stress.c
@@ -114,6 +117,31 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress}; do
         python3 bench/report.py "$out" percall_abi switchyard_abi mpich openmpi
         echo "== percall_fortran: Fortran face (mpifort, use mpi) vs MPICH and Open MPI (Fortran)"
         python3 bench/report.py "$out" percall_fortran switchyard_f mpich_f openmpi_f
+        continue
+    fi
+    if [ $bench = mt ]; then # threads: each MPI at MPI_THREAD_SINGLE and at MPI_THREAD_MULTIPLE
+        "$B/bin/mpicc" -O2 -o "$out/mt_switchyard" bench/mt.c
+        mpicc.mpich -O2 -o "$out/mt_mpich" bench/mt.c
+        mpicc.openmpi -O2 -o "$out/mt_openmpi" bench/mt.c
+        rm -f "$out"/mt.*.txt
+        r=1
+        while [ $r -le $REPEAT ]; do
+            case $((r % 3)) in # rotating, as below
+            1) order="switchyard mpich openmpi" ;;
+            2) order="mpich openmpi switchyard" ;;
+            0) order="openmpi switchyard mpich" ;;
+            esac
+            for impl in $order; do
+                for level in single multiple; do
+                    launch $impl -n 2 "$out/mt_$impl" $level >> "$out/mt.$impl.$r.txt" ||
+                        echo "mt: $impl at $level failed or passed ${BENCH_LIMIT}s (run $r)" >&2
+                done
+            done
+            r=$((r + 1))
+        done
+        echo "== mt, $REPEAT runs, 2 ranks: st_* one thread at MPI_THREAD_SINGLE and MULTIPLE;" \
+            "mt_latency_us T threads ping-ponging at once; mt_msgrate_Mps T threads, a communicator each"
+        python3 bench/report.py "$out" mt switchyard mpich openmpi
         continue
     fi
     if [ $bench = shim ]; then # one standard-ABI binary through the shim vs each MPI built natively
