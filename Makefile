@@ -69,15 +69,16 @@ check-sanitize:
 
 # The suite built and run with ThreadSanitizer (MPI_THREAD_MULTIPLE, docs/internals.md
 # "Threads"): libraries, mpiexec and test programs instrumented, foreign-built programs given
-# the runtime preloaded; the first race reported fails the test. TSAN_TESTS picks tests (run.py
-# filters; default: all). Suppressions, each explained: tests/tsan.supp.
+# the runtime preloaded; the first race reported fails the test; timeouts are 4 times longer
+# (ThreadSanitizer slows a program 5 to 15 times). TSAN_TESTS picks tests (run.py filters;
+# default: all). Suppressions, each explained: tests/tsan.supp.
 TSANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 check-tsan: export SWITCHYARD_WRAPPER_FLAGS = $(TSANFLAGS)
 check-tsan: export TSAN_OPTIONS = halt_on_error=1:report_signal_unsafe=0:suppressions=$(CURDIR)/tests/tsan.supp
 check-tsan:
 	$(MAKE) BUILD=build-tsan OPT=-O1 SAN="$(TSANFLAGS)" deps tests
 	SWITCHYARD_TEST_PRELOAD="$$(gcc -print-file-name=libtsan.so)" \
-	python3 tests/run.py --build build-tsan $(TSAN_TESTS)
+	python3 tests/run.py --build build-tsan --timeout-scale 4 $(TSAN_TESTS)
 
 # Fuzzes the TCP transport without sockets, each target for FUZZ_SECONDS with libFuzzer, ASan and
 # UBSan; needs clang. fuzz/tcp_frames.c: the frame parser (tcp_in.c) fed arbitrary bytes;

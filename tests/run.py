@@ -187,7 +187,7 @@ def run_test(test, build, i, n, san=False, opts=None):
         except OSError as e:
             return "FAIL", f"FAIL {label}: cannot run: {e}"
         try:
-            proc.wait(timeout=test.timeout)
+            proc.wait(timeout=test.timeout * getattr(opts, "timeout_scale", 1))
             timed_out = False
         except subprocess.TimeoutExpired:
             timed_out = True
@@ -201,7 +201,7 @@ def run_test(test, build, i, n, san=False, opts=None):
         lines = stderr.decode("utf-8", "replace").strip().splitlines()
         return "SKIP", f"SKIP {label}: {lines[-1] if lines else 'skipped'}"
     if timed_out:
-        reason = f"timeout after {test.timeout:g}s"
+        reason = f"timeout after {test.timeout * getattr(opts, 'timeout_scale', 1):g}s"
     elif rc < 0:
         try:
             reason = f"killed by {signal.Signals(-rc).name}"
@@ -242,6 +242,8 @@ def main():
                     help="set NAME=VALUE in every test's environment (the testlist's settings win)")
     ap.add_argument("--spread", action="store_true",
                     help="the launcher spreads the ranks over hosts: skip the tests marked one_node")
+    ap.add_argument("--timeout-scale", type=float, default=1, metavar="F",
+                    help="multiply every test's timeout by F (sanitizer builds run slower)")
     ap.add_argument("filters", nargs="*", help="run tests whose name contains one")
     args = ap.parse_args()
     for kv in args.set or []:
