@@ -59,6 +59,13 @@ launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher, for BENCH_
     esac
     timeout -k 5 "$BENCH_LIMIT" "$@"
 }
+rotation() { # rotation R: the three MPIs in the order of run R (why: the generic case below)
+    case $(($1 % 3)) in
+    1) echo "switchyard mpich openmpi" ;;
+    2) echo "mpich openmpi switchyard" ;;
+    0) echo "openmpi switchyard mpich" ;;
+    esac
+}
 for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; do
     [ $bench = none ] && continue
     if [ $bench = stress ]; then # all-to-all of 0-4 MiB on 8 and 16 ranks: wall seconds
@@ -68,11 +75,7 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; 
         rm -f "$out"/stress.*.txt
         r=1
         while [ $r -le $REPEAT ]; do
-            case $((r % 3)) in # rotating, as below
-            1) order="switchyard mpich openmpi" ;;
-            2) order="mpich openmpi switchyard" ;;
-            0) order="openmpi switchyard mpich" ;;
-            esac
+            order=$(rotation $r)
             for n in 8 16; do
                 rounds=${STRESS_ROUNDS:-$((160 / n))}
                 for impl in $order; do
@@ -126,11 +129,7 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; 
         rm -f "$out"/mt.*.txt
         r=1
         while [ $r -le $REPEAT ]; do
-            case $((r % 3)) in # rotating, as below
-            1) order="switchyard mpich openmpi" ;;
-            2) order="mpich openmpi switchyard" ;;
-            0) order="openmpi switchyard mpich" ;;
-            esac
+            order=$(rotation $r)
             for impl in $order; do
                 for level in single multiple; do
                     launch $impl -n 2 "$out/mt_$impl" $level >> "$out/mt.$impl.$r.txt" ||
@@ -214,11 +213,7 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; 
     while [ $r -le $REPEAT ]; do
         # The order of the three rotates from run to run: the job that follows another's largest
         # (oversubscribed) one starts slowed by its teardown, so no MPI may always be that job.
-        case $((r % 3)) in
-        1) order="switchyard mpich openmpi" ;;
-        2) order="mpich openmpi switchyard" ;;
-        0) order="openmpi switchyard mpich" ;;
-        esac
+        order=$(rotation $r)
         for n in $ranks; do
             for impl in $order; do
                 # a job that passes the limit (Debian's MPICH can crawl when oversubscribed)
