@@ -55,7 +55,8 @@ void rt__ctx_release(const uint32_t *share);
  * for seed, claimed; otherwise nothing is claimed. */
 void rt__ctx_offer(uint64_t seed, uint32_t *mask, uint32_t *claim);
 /* Ends an agreement on id (-1: none): gives back claim but id, which stays held back until a
- * communicator takes it (rt__comm_new, rt__comm_set_ctx). */
+ * communicator takes it (rt__comm_new, rt__comm_set_ctx) or, if this process takes none, until
+ * the calling thread's next agreement. */
 void rt__ctx_settle(uint32_t *claim, int id);
 /* The lowest id set in mask, or -1 when none is. */
 int rt__ctx_lowest(const uint32_t *mask);

@@ -91,10 +91,21 @@ void rt__ctx_offer(uint64_t seed, uint32_t *mask, uint32_t *claim)
     }
 }
 
+/* The id this thread's last agreement kept claimed for its new communicator, -1 if none or
+ * taken. A process that gets no communicator from the agreement (MPI_Comm_split with
+ * MPI_UNDEFINED, a non-member of MPI_Comm_create, an error) never takes it: the thread's next
+ * agreement gives it back, so each thread holds back at most one id. */
+static _Thread_local int kept = -1;
+
 void rt__ctx_settle(uint32_t *claim, int id)
 {
-    if (id >= 0)
+    if (kept >= 0)
+        claimed[kept / 32] &= ~(1u << (kept % 32));
+    kept = -1;
+    if (id >= 0 && claim[id / 32] & (1u << (id % 32))) {
         claim[id / 32] &= ~(1u << (id % 32));
+        kept = id;
+    }
     rt__ctx_release(claim);
 }
 
@@ -103,6 +114,8 @@ static void ctx_take(int id)
     ids_init();
     free_ids[id / 32] &= ~(1u << (id % 32));
     claimed[id / 32] &= ~(1u << (id % 32)); /* held back since its agreement (rt__ctx_settle) */
+    if (id == kept)
+        kept = -1;
 }
 
 static void ctx_give(int id)
