@@ -242,12 +242,16 @@ static int call_delete(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *
  * user keyval (nothing is raised: the caller just made it). */
 FACE_API int MPIR_Keyval_set_fortran_cb(int keyval, unsigned flags)
 {
+    const int locked = rt_enter(); /* the keyval table, and the keyval another thread may use */
     rt_obj *o;
+    int rc = MPI_ERR_KEYVAL;
 
-    if (cf_decode(keyval, RT_CLASS_KEYVAL, &o) != FS_DEC_OK || o->builtin)
-        return MPI_ERR_KEYVAL;
-    rt_keyval_set_callback_flags((rt_keyval *)o, flags & (RT_CB_FORTRAN | RT_CB_FINT));
-    return MPI_SUCCESS;
+    if (cf_decode(keyval, RT_CLASS_KEYVAL, &o) == FS_DEC_OK && !o->builtin) {
+        rt_keyval_set_callback_flags((rt_keyval *)o, flags & (RT_CB_FORTRAN | RT_CB_FINT));
+        rc = MPI_SUCCESS;
+    }
+    rt_leave(locked);
+    return rc;
 }
 
 /* For the Fortran face (an exported extra): the calling thread's next attribute set or get

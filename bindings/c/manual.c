@@ -69,17 +69,22 @@
     FACE_API CTYPE_##T MPI_##T##_fromint(int h) __attribute__((weak, alias("PMPI_" #T "_fromint")));
 HANDLE_CLASSES(DEFINE_CONVERSIONS)
 
-/* MPI_File is a pointer here; its Fortran integer is the MPICH-style handle of the object. */
+/* MPI_File is a pointer here; its Fortran integer is the MPICH-style handle of the object. Both
+ * read the object tables: under the library's lock (another thread may open or close a file). */
 FACE_API MPI_Fint PMPI_File_c2f(MPI_File f)
 {
-    if (!f || !rt_obj_is(f, RT_CLASS_FILE))
-        return 0;
-    return (MPI_Fint)fs_user_int_handle((rt_obj *)f);
+    const int locked = rt_enter();
+    MPI_Fint h = f && rt_obj_is(f, RT_CLASS_FILE) ? (MPI_Fint)fs_user_int_handle((rt_obj *)f) : 0;
+    rt_leave(locked);
+    return h;
 }
 FACE_API MPI_File PMPI_File_f2c(MPI_Fint h)
 {
+    const int locked = rt_enter();
     rt_obj *o;
-    return fs_user_from_int(h, RT_CLASS_FILE, &o) == FS_DEC_OK ? (MPI_File)o : MPI_FILE_NULL;
+    MPI_File f = fs_user_from_int(h, RT_CLASS_FILE, &o) == FS_DEC_OK ? (MPI_File)o : MPI_FILE_NULL;
+    rt_leave(locked);
+    return f;
 }
 FACE_API int PMPI_File_toint(MPI_File f) { return PMPI_File_c2f(f); }
 FACE_API MPI_File PMPI_File_fromint(int h) { return PMPI_File_f2c(h); }
@@ -94,14 +99,18 @@ FACE_API MPI_File MPI_File_fromint(int h) __attribute__((weak, alias("PMPI_File_
  * MPICH-built programs call: Switchyard moves host memory only, so no GPU is supported. */
 FACE_API int PMPIX_GPU_query_support(int gpu_type, int *is_supported)
 {
+    const int locked = rt_enter(); /* an error makes an error code and calls an error handler */
+    int rc = RT_SUCCESS;
+
     if (gpu_type != MPIX_GPU_SUPPORT_CUDA && gpu_type != MPIX_GPU_SUPPORT_ZE && gpu_type != MPIX_GPU_SUPPORT_HIP)
-        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, "MPIX_GPU_query_support",
-                                          "invalid argument 'gpu_type' = %d: not an MPIX_GPU_SUPPORT_* value", gpu_type));
-    if (!is_supported)
-        return cf_error_code_out(rt_raise(NULL, RT_ERR_ARG, "MPIX_GPU_query_support",
-                                          "argument 'is_supported' is a null pointer"));
-    *is_supported = 0;
-    return MPI_SUCCESS;
+        rc = rt_raise(NULL, RT_ERR_ARG, "MPIX_GPU_query_support",
+                      "invalid argument 'gpu_type' = %d: not an MPIX_GPU_SUPPORT_* value", gpu_type);
+    else if (!is_supported)
+        rc = rt_raise(NULL, RT_ERR_ARG, "MPIX_GPU_query_support", "argument 'is_supported' is a null pointer");
+    else
+        *is_supported = 0;
+    rt_leave(locked);
+    return rc ? cf_error_code_out(rc) : MPI_SUCCESS;
 }
 FACE_API int MPIX_GPU_query_support(int, int *) __attribute__((weak, alias("PMPIX_GPU_query_support")));
 FACE_API int PMPIX_Query_cuda_support(void) { return 0; }

@@ -15,6 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Threads: `pmi` (socket, receive buffer, error text) has no lock of its own, and needs none.
+ * Every caller holds the library's lock (rt_enter) or runs while the process has one thread in
+ * the library: MPI_Init/MPI_Finalize (rt__pmi_init, _finalize, the transports' kvs put, get and
+ * barrier at their init), a TCP connection made lazily by progress (under the lock: a wait lets
+ * the lock go only to sleep), and the fatal-error and MPI_Abort paths (rt__pmi_abort). No thread
+ * of the library's own (progress, TCP gate) calls it without the lock; Comm_spawn and name
+ * publishing do not use PMI. A new caller outside the lock would need a mutex here. */
 #define FIRST_LINE_MAX 4096     /* response buffer before get_maxes told the sizes */
 #define MAXES_LIMIT (1L << 20)  /* largest get_maxes value believed */
 #define ABORT_MSG_MAX 900

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 
 static int checking = -1; /* read on first use */
-static int agreeing;      /* the agreement's own allreduce is not checked */
+/* The calling thread runs an agreement, whose own allreduce is not checked. Per thread: under
+ * MPI_THREAD_MULTIPLE another thread's collective on another communicator may run while this
+ * one waits for its agreement (the wait lets the library's lock go), and must be checked. */
+static _Thread_local int agreeing;
 
 /* What the processes must agree on, each compared by the MAX of v and of -v (its minimum). */
 enum { F_REFUSED, F_PROC, F_ROOT, F_OP, F_BASIC, F_ELEMENTS, NF };

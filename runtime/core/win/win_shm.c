@@ -18,14 +18,15 @@
  * creator's pid and a counter. */
 static void seg_name(char *buf, size_t len)
 {
-    static unsigned counter;
+    static unsigned counter; /* atomic: two threads may create windows at once */
     const char *job = getenv("SWITCHYARD_JOBID");
     char id[40];
     size_t i;
     for (i = 0; job && job[i] && i < sizeof id - 1; i++)
         id[i] = (job[i] >= 'a' && job[i] <= 'z') || (job[i] >= '0' && job[i] <= '9') ? job[i] : '_';
     id[i] = 0;
-    snprintf(buf, len, "/switchyard-%s-win-%ld-%u", i ? id : "nojob", (long)getpid(), counter++);
+    snprintf(buf, len, "/switchyard-%s-win-%ld-%u", i ? id : "nojob", (long)getpid(),
+             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
 }
 
 int rt__win_shm_map(rt_win *w, const char *fn)
