@@ -153,7 +153,10 @@ extern rt_obj *rt_builtins[RT_NBUILTINS];
 
 /* The live object of class `cls` at table slot `index`, or NULL if there is none. */
 rt_obj *rt_obj_lookup(int cls, int32_t index);
-/* The same, inline, for a class known to be valid: the tables' slots as obj.c keeps them. */
+/* The same, inline, for a class known to be valid: the tables' slots as obj.c keeps them.
+ * Safe without the library's lock (the fast path of read_only calls): obj.c publishes the
+ * array before the top (release) and keeps outgrown arrays until unload, so a slot below the
+ * top read here is in an array that is still allocated. */
 struct rt_objslots {
     rt_obj **slot;
     int32_t top; /* slots ever used: [0, top) */
@@ -161,8 +164,10 @@ struct rt_objslots {
 extern struct rt_objslots rt__objslots[RT_CLASS_COUNT];
 static inline rt_obj *rt_obj_at(int cls, int32_t index)
 {
-    const struct rt_objslots *t = &rt__objslots[cls];
-    return (uint32_t)index < (uint32_t)t->top ? t->slot[index] : NULL;
+    struct rt_objslots *t = &rt__objslots[cls];
+    if ((uint32_t)index >= (uint32_t)__atomic_load_n(&t->top, __ATOMIC_ACQUIRE))
+        return NULL;
+    return __atomic_load_n(&__atomic_load_n(&t->slot, __ATOMIC_RELAXED)[index], __ATOMIC_RELAXED);
 }
 
 /* 1 if p points at a live runtime object of class cls (p may be any non-NULL pointer
@@ -241,15 +246,13 @@ static inline void rt_leave(int locked)
     if (locked)
         rt__big_unlock();
 }
-/* Whether a read_only call (spec) may run without rt_enter/rt_leave: MPI is initialized and the
- * lock is off. Only the program's thread turns the lock on or off, and only that thread is in
- * the library then (the progress thread works under the lock alone); such a call changes
- * nothing that rt_leave would act upon. */
-extern int rt__fast; /* rt_ready && !rt__lock_on, kept by rt__fast_update */
-void rt__fast_update(void);
+/* Whether a read_only call (spec) may run without rt_enter/rt_leave: MPI is initialized. Such
+ * a call only decodes handles (rt_obj_at, safe beside the lock's holder) and reads fields that
+ * never change while the object lives, and changes nothing that rt_leave would act upon; so it
+ * runs beside asynchronous progress and other threads (MPI_THREAD_MULTIPLE) alike. */
 static inline int rt_fast_ok(void)
 {
-    return __atomic_load_n(&rt__fast, __ATOMIC_RELAXED);
+    return __atomic_load_n(&rt_ready, __ATOMIC_RELAXED);
 }
 
 /* A NULL buffer argument `arg` (MPI_BOTTOM) holding `count` elements (argument `count_arg`) of

@@ -76,8 +76,7 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
     rt__attr_init();
     rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
     rt__g.life.state = RT_STATE_INITIALIZED;
-    rt_ready = 1;
-    rt__fast_update();
+    __atomic_store_n(&rt_ready, 1, __ATOMIC_RELEASE); /* read without the lock: rt_fast_ok */
     rt__progress_thread_start();
     if (rt__g.life.thread_provided == RT_THREAD_MULTIPLE)
         rt__threads_multiple();
@@ -141,8 +140,7 @@ int rt_Finalize(void)
     rt__comm_finalize();
     rt__type_attrs_finalize();
     rt__g.life.state = RT_STATE_FINALIZED;
-    rt_ready = 0;
-    rt__fast_update();
+    __atomic_store_n(&rt_ready, 0, __ATOMIC_RELEASE);
     return RT_SUCCESS;
 }
 

@@ -12,6 +12,13 @@ static uintptr_t builtin_base;
 static size_t builtin_span;
 struct rt_objslots rt__objslots[RT_CLASS_COUNT]; /* rt__g.tab's slot and top, for rt_obj_at */
 
+/* Slot arrays a table outgrew: kept until unload, since rt_obj_at may read one without the lock
+ * (the fast path of read_only calls, under MPI_THREAD_MULTIPLE too). A table doubles from 64
+ * slots up to RT__MAX_INDEX, so it retires at most 16 arrays, together smaller than its last. */
+#define RT__RETIRED 24
+static rt_obj **retired[RT_CLASS_COUNT][RT__RETIRED];
+static int nretired[RT_CLASS_COUNT];
+
 /* Struct size of each class (0: no object of it can be made yet), set at load
  * (rt__obj_set_class). */
 static size_t class_size[RT_CLASS_COUNT];
@@ -64,15 +71,27 @@ void rt__objs_unload(void)
         free(t->freel);
         memset(t, 0, sizeof *t);
         rt__objslots[c] = (struct rt_objslots){NULL, 0};
+        while (nretired[c] > 0)
+            free(retired[c][--nretired[c]]);
         while (nspares[c] > 0)
             free(spares[c][--nspares[c]]);
     }
     rt__objreg_free();
 }
 
-/* A free slot index of table t (growing it), or -1. */
-static int32_t take_slot(struct rt__objtab *t)
+/* Publishes table cls's slot array and top for rt_obj_at: the array first, so that a reader
+ * that sees the new top (acquire) sees an array that long. */
+static void publish(int cls)
 {
+    const struct rt__objtab *t = &rt__g.tab[cls];
+    __atomic_store_n(&rt__objslots[cls].slot, t->slot, __ATOMIC_RELEASE);
+    __atomic_store_n(&rt__objslots[cls].top, t->top, __ATOMIC_RELEASE);
+}
+
+/* A free slot index of table cls (growing it: the old array is retired, not freed), or -1. */
+static int32_t take_slot(int cls)
+{
+    struct rt__objtab *t = &rt__g.tab[cls];
     if (t->nfree > 0)
         return t->freel[--t->nfree];
     if (t->top == t->cap) {
@@ -83,9 +102,12 @@ static int32_t take_slot(struct rt__objtab *t)
             ncap = RT__MAX_INDEX;
         if (ncap <= t->cap)
             return -1;
-        ns = realloc(t->slot, (size_t)ncap * sizeof *ns);
-        if (!ns)
+        if (nretired[cls] == RT__RETIRED || !(ns = malloc((size_t)ncap * sizeof *ns)))
             return -1;
+        if (t->cap)
+            memcpy(ns, t->slot, (size_t)t->cap * sizeof *ns);
+        if (t->slot)
+            retired[cls][nretired[cls]++] = t->slot;
         t->slot = ns;
         t->cap = ncap;
     }
@@ -98,7 +120,7 @@ static void give_slot(struct rt__objtab *t, int32_t i)
 {
     if (i < 0 || i >= t->top)
         return;
-    t->slot[i] = NULL;
+    __atomic_store_n(&t->slot[i], NULL, __ATOMIC_RELAXED);
     if (t->nfree == t->freecap) {
         int32_t ncap = t->freecap ? t->freecap * 2 : 64;
         int32_t *nf = realloc(t->freel, (size_t)ncap * sizeof *nf);
@@ -147,15 +169,15 @@ rt_obj *rt__obj_new(int cls)
         free(o);
         return NULL;
     }
-    i = take_slot(t);
-    rt__objslots[cls] = (struct rt_objslots){t->slot, t->top};
+    i = take_slot(cls);
+    publish(cls);
     if (i < 0) {
         if (registered(cls))
             rt__objreg_remove(o);
         free(o);
         return NULL;
     }
-    t->slot[i] = o;
+    __atomic_store_n(&t->slot[i], o, __ATOMIC_RELAXED);
     o->magic = RT_OBJ_MAGIC;
     o->cls = (uint8_t)cls;
     o->index = i;
@@ -176,7 +198,7 @@ rt_obj *rt__obj_new_raw(int cls)
         return rt__obj_new(cls);
     o = spares[cls][--nspares[cls]];
     i = t->freel[--t->nfree];
-    t->slot[i] = o;
+    __atomic_store_n(&t->slot[i], o, __ATOMIC_RELAXED);
     o->magic = RT_OBJ_MAGIC;
     o->cls = (uint8_t)cls;
     o->builtin = 0;
@@ -198,7 +220,7 @@ void rt__obj_free(rt_obj *o)
         class_dtor[cls](o);
     if (i < t->top && t->slot[i] == o) {
         if (t->nfree < t->freecap) { /* give_slot without its growth */
-            t->slot[i] = NULL;
+            __atomic_store_n(&t->slot[i], NULL, __ATOMIC_RELAXED);
             t->freel[t->nfree++] = i;
         } else {
             give_slot(t, i);

@@ -9,7 +9,7 @@
 
 enum { ASYNC_OFF, ASYNC_AUTO, ASYNC_ALWAYS };
 
-int rt__lock_on, rt__depth, rt__async_want, rt__fast;
+int rt__lock_on, rt__depth, rt__async_want;
 
 static int mode = ASYNC_AUTO;
 static int allowed;           /* between MPI_Init and MPI_Finalize */
@@ -38,11 +38,6 @@ __attribute__((constructor)) static void async_setup(void)
         mode = ASYNC_ALWAYS; /* every entry locks, from the first call on */
         rt__async_want = rt__lock_on = 1;
     }
-}
-
-void rt__fast_update(void)
-{
-    __atomic_store_n(&rt__fast, rt_ready && !__atomic_load_n(&rt__lock_on, __ATOMIC_SEQ_CST), __ATOMIC_SEQ_CST);
 }
 
 void rt__big_lock(void)
@@ -88,7 +83,6 @@ void rt__threads_multiple(void)
     store(&multiple, 1);
     rt__async_want = 1; /* = the lock's state: rt_leave never switches it off */
     store(&rt__lock_on, 1);
-    rt__fast_update();
 }
 
 int rt__big_pause(void)
@@ -179,7 +173,6 @@ void rt__async_switch(int locked)
         return;
     if (locked) { /* the work is done: the holder of the lock turns it off */
         store(&rt__lock_on, 0);
-        rt__fast_update();
         return;
     }
     /* nobody is inside the library: entries take the lock from now on */
@@ -188,7 +181,6 @@ void rt__async_switch(int locked)
         return;
     }
     store(&rt__lock_on, 1);
-    rt__fast_update();
     wake();
 }
 
