@@ -1,5 +1,6 @@
 /* f08support.c — the hand-written part of the `mpi_f08` module's C half: the error for a
  * non-contiguous choice buffer (the module does not pack them yet), MPI_CONVERSION_FN_NULL_C. */
+#include <pthread.h>
 #include <stdio.h>
 
 #include "f08face.h"
@@ -15,6 +16,47 @@ int MPIR_Err_raise(MPI_Comm comm, int errclass, const char *name, const char *te
 #define FF08_NONCONTIGUOUS                                                                         \
     "the choice buffer '%s' is not contiguous (Switchyard's mpi_f08 takes contiguous buffers only)"
 
+#ifdef FF_ABI
+/* ff08_noncontiguous's codes, one per (procedure, argument) (threads over a foreign MPI share it
+ * without any library lock): read and added under ff08_made_lock, a leaf (the code is made
+ * outside it, as PMPI_Add_error_code takes the library's lock, which a callback may hold). */
+static struct { const char *fn, *arg; int code; } ff08_made[64];
+static int ff08_nmade;
+static pthread_mutex_t ff08_made_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The code kept for (fn, arg), or 0 (none yet; MPI_ERR_BUFFER if the table is full). */
+static int ff08_made_find(const char *fn, const char *arg)
+{
+    int code = 0;
+    pthread_mutex_lock(&ff08_made_lock);
+    for (int i = 0; i < ff08_nmade && !code; i++)
+        if (ff08_made[i].fn == fn && ff08_made[i].arg == arg)
+            code = ff08_made[i].code;
+    if (!code && ff08_nmade == 64)
+        code = MPI_ERR_BUFFER;
+    pthread_mutex_unlock(&ff08_made_lock);
+    return code;
+}
+
+/* Keeps code for (fn, arg) unless another thread kept one first (then returns that one). */
+static int ff08_made_keep(const char *fn, const char *arg, int code)
+{
+    pthread_mutex_lock(&ff08_made_lock);
+    int i = 0;
+    while (i < ff08_nmade && !(ff08_made[i].fn == fn && ff08_made[i].arg == arg))
+        i++;
+    if (i < ff08_nmade)
+        code = ff08_made[i].code;
+    else if (ff08_nmade < 64) {
+        ff08_made[ff08_nmade].fn = fn;
+        ff08_made[ff08_nmade].arg = arg;
+        ff08_made[ff08_nmade++].code = code;
+    }
+    pthread_mutex_unlock(&ff08_made_lock);
+    return code;
+}
+#endif
+
 MPI_Fint ff08_noncontiguous(const char *fn, const char *arg, const MPI_Fint *comm)
 {
 #ifndef FF_ABI
@@ -26,19 +68,16 @@ MPI_Fint ff08_noncontiguous(const char *fn, const char *arg, const MPI_Fint *com
     /* The standard-ABI Fortran library, built from this file with -DFF_ABI, is a client of
      * libmpi_abi only and cannot see libmpi's hooks (nor has it mpi_f08 yet): there, one error
      * code per (procedure, argument), made on first use, carries the message. */
-    static struct { const char *fn, *arg; int code; } made[64];
-    static int nmade;
-    int code = MPI_ERR_BUFFER;
-    for (int i = 0; i < nmade; i++)
-        if (made[i].fn == fn && made[i].arg == arg)
-            code = made[i].code;
-    if (code == MPI_ERR_BUFFER && nmade < 64 && PMPI_Add_error_code(MPI_ERR_BUFFER, &code) == MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING];
-        snprintf(text, sizeof text, "%s: " FF08_NONCONTIGUOUS, fn, arg);
-        PMPI_Add_error_string(code, text);
-        made[nmade].fn = fn;
-        made[nmade].arg = arg;
-        made[nmade++].code = code;
+    int code = ff08_made_find(fn, arg);
+    if (!code) {
+        /* two threads at once each make one; the first kept wins, the other stays unused */
+        if (PMPI_Add_error_code(MPI_ERR_BUFFER, &code) == MPI_SUCCESS) {
+            char text[MPI_MAX_ERROR_STRING];
+            snprintf(text, sizeof text, "%s: " FF08_NONCONTIGUOUS, fn, arg);
+            PMPI_Add_error_string(code, text);
+            code = ff08_made_keep(fn, arg, code);
+        } else
+            code = MPI_ERR_BUFFER;
     }
     PMPI_Comm_call_errhandler(comm ? PMPI_Comm_f2c(*comm) : MPI_COMM_WORLD, code);
     return code;

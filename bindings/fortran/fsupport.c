@@ -1,5 +1,6 @@
 /* fsupport.c — the Fortran face's hand-written parts: mpif.h's common blocks, string and
  * LOGICAL conversion, and the predefined callbacks Fortran names as EXTERNAL. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -150,21 +151,56 @@ MPI_Fint ff_extent(MPI_Comm comm, int extent)
     return 0; /* no topology: the call fails, reading no element */
 }
 
+/* ff_unsupported's codes, one per procedure (threads over a foreign MPI share it without any
+ * library lock): read and added under ff_made_lock, a leaf (the code is made outside it, as
+ * PMPI_Add_error_code takes the library's lock, which a callback calling MPI already holds). */
+static struct { const char *name; int code; } ff_made[64];
+static int ff_nmade;
+static pthread_mutex_t ff_made_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The code kept for name, or 0 (none yet; MPI_ERR_UNSUPPORTED_OPERATION if the table is full). */
+static int ff_made_find(const char *name)
+{
+    int code = 0;
+    pthread_mutex_lock(&ff_made_lock);
+    for (int i = 0; i < ff_nmade && !code; i++)
+        if (ff_made[i].name == name)
+            code = ff_made[i].code;
+    if (!code && ff_nmade == 64)
+        code = MPI_ERR_UNSUPPORTED_OPERATION;
+    pthread_mutex_unlock(&ff_made_lock);
+    return code;
+}
+
+/* Keeps code for name unless another thread kept one first (then returns that one). */
+static int ff_made_keep(const char *name, int code)
+{
+    pthread_mutex_lock(&ff_made_lock);
+    int i = 0;
+    while (i < ff_nmade && ff_made[i].name != name)
+        i++;
+    if (i < ff_nmade)
+        code = ff_made[i].code;
+    else if (ff_nmade < 64) {
+        ff_made[ff_nmade].name = name;
+        ff_made[ff_nmade++].code = code;
+    }
+    pthread_mutex_unlock(&ff_made_lock);
+    return code;
+}
+
 MPI_Fint ff_unsupported(const char *name, const char *why)
 {
-    static struct { const char *name; int code; } made[64];
-    static int nmade;
-    int code = MPI_ERR_UNSUPPORTED_OPERATION;
-    for (int i = 0; i < nmade; i++)
-        if (made[i].name == name)
-            code = made[i].code;
-    if (code == MPI_ERR_UNSUPPORTED_OPERATION && nmade < 64 &&
-        PMPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &code) == MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING];
-        snprintf(text, sizeof text, "%s: %s", name, why);
-        PMPI_Add_error_string(code, text);
-        made[nmade].name = name;
-        made[nmade++].code = code;
+    int code = ff_made_find(name);
+    if (!code) {
+        /* two threads at once each make one; the first kept wins, the other stays unused */
+        if (PMPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &code) == MPI_SUCCESS) {
+            char text[MPI_MAX_ERROR_STRING];
+            snprintf(text, sizeof text, "%s: %s", name, why);
+            PMPI_Add_error_string(code, text);
+            code = ff_made_keep(name, code);
+        } else
+            code = MPI_ERR_UNSUPPORTED_OPERATION;
     }
     PMPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
     return code;
