@@ -40,10 +40,11 @@ int main(int argc, char **argv)
     MPI_Win win;
     CHECK_SUCCESS(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &win));
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    err = MPI_Put(buf, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
-    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Put: not implemented");
-    err = MPI_Put_c(buf, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
-    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Put_c: not implemented");
+    MPI_Request req;
+    err = MPI_Rput(buf, 1, MPI_INT, 0, 1, 1, MPI_INT, win, &req);
+    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Rput: not implemented");
+    err = MPI_Rput_c(buf, 1, MPI_INT, 0, 1, 1, MPI_INT, win, &req);
+    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Rput_c: not implemented");
     CHECK_SUCCESS(MPI_Win_free(&win));
     CHECK_SUCCESS(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
     CHECK_EQ_INT(*last, last0);

@@ -41,7 +41,8 @@ static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm
                         (long long)disp_unit);
     rt_win *w = (rt_win *)rt__obj_new(RT_CLASS_WIN);
     struct { rt_aint size, disp_unit; } mine = {size, disp_unit};
-    if (!w || !(w->peers = malloc(sizeof *w->peers * (size_t)comm->size))) {
+    if (!w || !(w->peers = malloc(sizeof *w->peers * (size_t)comm->size)) ||
+        !(w->sent_to = calloc((size_t)comm->size, sizeof *w->sent_to))) {
         if (w)
             rt__obj_release(&w->obj);
         return win_failed(&comm->obj, RT_ERR_NO_MEM, fn);
@@ -80,6 +81,9 @@ void rt__win_destroy(rt_obj *o)
     free(w->mem);
     free(w->peers);
     free(w->attached);
+    free(w->sent_to);
+    if (w->nrma == 0) /* else operations still in flight use them: left (never after MPI_Win_free) */
+        free(w->rma);
     if (w->comm)
         rt__obj_release(&w->comm->obj);
     if (w->info)
@@ -88,6 +92,7 @@ void rt__win_destroy(rt_obj *o)
         rt__obj_release(&w->errh->obj);
     rt__attrs_clear(o); /* MPI_Win_free deleted them: left only if it never ran */
     w->mem = NULL, w->peers = NULL, w->attached = NULL, w->comm = NULL, w->info = NULL, w->errh = NULL;
+    w->sent_to = NULL, w->rma = NULL;
 }
 
 /* MPI_Win_create: a window over the caller's memory [base, base + size). Collective over
@@ -193,13 +198,18 @@ int rt_Win_detach(rt_win *win, const void *base)
 int rt_Win_free(rt_win **win)
 {
     rt_win *w = *win;
-    int cb = rt__attrs_delete_all(&w->obj, __func__), err;
-    if (!rt__all_ok(w->comm, cb == RT_SUCCESS, &err)) { /* also the barrier */
+    int idle = rt__win_rma_idle(w), err;
+    int cb = idle ? rt__attrs_delete_all(&w->obj, __func__) : RT_SUCCESS;
+    if (!rt__all_ok(w->comm, idle && cb == RT_SUCCESS, &err)) { /* also the barrier */
+        if (!idle)
+            return RT_ERR(w, RT_ERR_RMA_SYNC,
+                          "one-sided operations are pending on the window: end the epoch (MPI_Win_fence) first");
         if (cb != RT_SUCCESS)
             return cb; /* raised by rt__attrs_delete_all */
         if (err)
             return win_failed(&w->obj, err, __func__);
-        return RT_ERR(w, RT_ERR_OTHER, "a delete callback failed on another process: the window stays");
+        return RT_ERR(w, RT_ERR_OTHER, "the window could not be freed on another process (a delete callback "
+                                       "failed, or one-sided operations were pending there): the window stays");
     }
     rt__win_destroy(&w->obj);
     rt__obj_release(&w->obj);

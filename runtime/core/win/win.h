@@ -12,8 +12,15 @@ struct rt__win_region {
     rt_aint size;
 };
 
-/* An RMA window (win.c, win_shm.c): its processes are those of `comm`, a private dup of the
- * creating communicator; peers[r] is what rank r exposed. */
+/* An operation of the current epoch not complete yet (win_rma.c): a send of an operation or a
+ * reply, or the receive of a reply; buf (owned, may be NULL) is freed when it completes. */
+struct rt__win_op {
+    rt_request *req;
+    void *buf;
+};
+
+/* An RMA window (win.c, win_shm.c, win_rma.c): its processes are those of `comm`, a private
+ * dup of the creating communicator; peers[r] is what rank r exposed. */
 struct rt_win {
     rt_obj obj;
     rt_errhandler *errh;
@@ -32,6 +39,13 @@ struct rt_win {
     rt_info *info;                   /* hints (owned), or NULL */
     char name[RT_MAX_OBJECT_NAME];
     struct rt__attrs attrs;          /* cached attributes (attr_list.c, win_attr.c) */
+    /* one-sided operations (win_rma.c) */
+    int epoch;                       /* fences so far */
+    int fence_open;                  /* a fence opened an access epoch */
+    int *sent_to;                    /* operations sent to each rank in this epoch (comm->size) */
+    struct rt__win_op *rma;          /* this epoch's incomplete operations */
+    int nrma, caprma;
+    unsigned reply_seq;              /* tags of replies */
 };
 /* Releases what a window holds (memory, mapping, communicator, hints, handler); may run
  * twice (MPI_Win_free, then the object's destructor). */
@@ -40,6 +54,8 @@ void rt__win_destroy(rt_obj *o);
  * w->comm naming fn (RT_ERR_RMA_SHARED when the processes are not all on one node). */
 int rt__win_shm_map(rt_win *w, const char *fn);
 void rt__win_shm_unmap(rt_win *w);
+/* 1 when no one-sided operation of w is pending (none sent since the last fence). */
+int rt__win_rma_idle(const rt_win *w);
 /* 1 when every member of comm passed ok = 1 (an AND over comm; *err: a communication
  * failure). */
 int rt__all_ok(rt_comm *comm, int ok, int *err);
