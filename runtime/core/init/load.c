@@ -71,6 +71,7 @@ __attribute__((constructor(101))) static void rt__load(void)
     rt__coll_hooks = (struct rt__coll_hooks){.progress = rt__coll_progress, .start = rt__coll_start,
                                              .destroy = rt__coll_destroy, .error = rt__coll_error};
     rt__topo_hooks = (struct rt__topo_hooks){.dup = rt__topo_dup, .free = rt__topo_free};
+    rt__win_progress = rt__win_rma_progress;
     rt__errhandler_builtins_init();
     rt__comm_builtins_init();
     rt__info_builtins_init();

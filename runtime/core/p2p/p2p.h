@@ -146,6 +146,10 @@ const char *rt__start_failure(int err);
 void rt__progress_thread_start(void);
 void rt__progress_thread_stop(void);
 void rt__async_busy(int busy);
+/* The same for several parts at once: the thread is wanted while any part (RT__NEED_*) says so.
+ * rt__async_busy(b) is rt__async_need(RT__NEED_COLL, b). */
+enum { RT__NEED_COLL = 1, RT__NEED_RMA = 2 };
+void rt__async_need(unsigned who, int on);
 /* MPI_THREAD_MULTIPLE (docs/internals.md, "Threads"): from the end of MPI_Init_thread on,
  * every entry takes the library's lock (rt_enter), whatever the asynchronous progress does. */
 void rt__threads_multiple(void);
@@ -211,6 +215,11 @@ struct rt__coll_hooks {
     int (*error)(rt_comm *comm, int err, int peer, const struct rt__sched *s, const char *fn);
 };
 extern struct rt__coll_hooks rt__coll_hooks;
+
+/* What the window part (win/) does in each pass of the engine: applies the one-sided
+ * operations that reached this process in passive-target epochs (win_rma.c); returns the
+ * operations applied. Registered at load; NULL: nothing. */
+extern int (*rt__win_progress)(void);
 
 /* ---- buffered sends (p2p_bsend.c) */
 

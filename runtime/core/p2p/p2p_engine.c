@@ -34,6 +34,7 @@ static struct {
 } E;
 
 struct rt__coll_hooks rt__coll_hooks;
+int (*rt__win_progress)(void);
 
 /* Seconds on a monotonic clock. */
 static double monotonic_seconds(void)
@@ -540,7 +541,8 @@ int rt__progress(void)
         }
         n++;
     }
-    return n + rt__coll_hooks.progress();
+    n += rt__coll_hooks.progress();
+    return rt__win_progress ? n + rt__win_progress() : n;
 }
 
 /* Asks the transports to watch the peers that posted receives wait for (rt_tp_ops.watch). */

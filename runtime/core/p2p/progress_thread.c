@@ -67,6 +67,14 @@ static void wake(void);
 
 void rt__async_busy(int now)
 {
+    rt__async_need(RT__NEED_COLL, now);
+}
+
+void rt__async_need(unsigned who, int on)
+{
+    static unsigned needs; /* RT__NEED_* bits (under the lock, or before other threads) */
+    needs = on ? needs | who : needs & ~who;
+    int now = needs != 0;
     if (mode != ASYNC_AUTO)
         return;
     if (!load(&multiple)) {

@@ -41,8 +41,7 @@ static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm
                         (long long)disp_unit);
     rt_win *w = (rt_win *)rt__obj_new(RT_CLASS_WIN);
     struct { rt_aint size, disp_unit; } mine = {size, disp_unit};
-    if (!w || !(w->peers = malloc(sizeof *w->peers * (size_t)comm->size)) ||
-        !(w->sent_to = calloc((size_t)comm->size, sizeof *w->sent_to))) {
+    if (!w || !(w->peers = malloc(sizeof *w->peers * (size_t)comm->size))) {
         if (w)
             rt__obj_release(&w->obj);
         return win_failed(&comm->obj, RT_ERR_NO_MEM, fn);
@@ -57,6 +56,11 @@ static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm
         rt__win_destroy(&w->obj);
         rt__obj_release(&w->obj);
         return err; /* raised on comm by MPI_Comm_dup */
+    }
+    if (rt__win_rma_init(w) != RT_SUCCESS) {
+        rt__win_destroy(&w->obj);
+        rt__obj_release(&w->obj);
+        return win_failed(&comm->obj, RT_ERR_NO_MEM, fn);
     }
     w->size = size;
     w->disp_unit = disp_unit;
@@ -81,9 +85,7 @@ void rt__win_destroy(rt_obj *o)
     free(w->mem);
     free(w->peers);
     free(w->attached);
-    free(w->sent_to);
-    if (w->nrma == 0) /* else operations still in flight use them: left (never after MPI_Win_free) */
-        free(w->rma);
+    rt__win_rma_fini(w);
     if (w->comm)
         rt__obj_release(&w->comm->obj);
     if (w->info)
@@ -92,7 +94,6 @@ void rt__win_destroy(rt_obj *o)
         rt__obj_release(&w->errh->obj);
     rt__attrs_clear(o); /* MPI_Win_free deleted them: left only if it never ran */
     w->mem = NULL, w->peers = NULL, w->attached = NULL, w->comm = NULL, w->info = NULL, w->errh = NULL;
-    w->sent_to = NULL, w->rma = NULL;
 }
 
 /* MPI_Win_create: a window over the caller's memory [base, base + size). Collective over
@@ -211,10 +212,11 @@ int rt_Win_free(rt_win **win)
         return RT_ERR(w, RT_ERR_OTHER, "the window could not be freed on another process (a delete callback "
                                        "failed, or one-sided operations were pending there): the window stays");
     }
+    err = rt__win_rma_settle(w); /* every epoch on w is over: replies may still be in flight */
     rt__win_destroy(&w->obj);
     rt__obj_release(&w->obj);
     *win = NULL;
-    return RT_SUCCESS;
+    return err;
 }
 
 /* MPI_Win_shared_query: size, displacement unit and local address of rank's part of a

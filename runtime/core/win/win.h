@@ -12,11 +12,14 @@ struct rt__win_region {
     rt_aint size;
 };
 
-/* An operation of the current epoch not complete yet (win_rma.c): a send of an operation or a
- * reply, or the receive of a reply; buf (owned, may be NULL) is freed when it completes. */
-struct rt__win_op {
-    rt_request *req;
-    void *buf;
+/* Requests of one-sided operations not complete yet (win_rma.c): sends of operations or
+ * replies, receives of replies; buf[i] (owned, may be NULL) is freed when req[i] completes. */
+struct rt__win_ops {
+    struct rt__win_op {
+        rt_request *req;
+        void *buf;
+    } *v;
+    int n, cap;
 };
 
 /* An RMA window (win.c, win_shm.c, win_rma.c): its processes are those of `comm`, a private
@@ -39,13 +42,25 @@ struct rt_win {
     rt_info *info;                   /* hints (owned), or NULL */
     char name[RT_MAX_OBJECT_NAME];
     struct rt__attrs attrs;          /* cached attributes (attr_list.c, win_attr.c) */
-    /* one-sided operations (win_rma.c) */
+    /* one-sided operations (win_rma.c, win_target.c, win_sync.c) */
     int epoch;                       /* fences so far */
     int fence_open;                  /* a fence opened an access epoch */
     int *sent_to;                    /* operations sent to each rank in this epoch (comm->size) */
-    struct rt__win_op *rma;          /* this epoch's incomplete operations */
-    int nrma, caprma;
+    struct rt__win_ops rma;          /* this process's operations, incomplete */
     unsigned reply_seq;              /* tags of replies */
+    signed char *locked;             /* passive target, as origin: the lock held at each rank (0:
+                                        none; win_sync.c's held_type) */
+    int nlocked;                     /* ranks with locked[r] != 0 */
+    int lock_all;                    /* in an MPI_Win_lock_all epoch */
+    /* passive target, as target */
+    int excl;                        /* rank holding the exclusive lock, or -1 */
+    int shared;                      /* shared locks held */
+    struct rt__win_waiter *waiting, *waiting_tail; /* lock requests not granted yet, in order */
+    struct rt__win_ops tgt;          /* replies in flight */
+    rt_request *in;                  /* an operation message being received (large) */
+    void *in_buf;
+    int in_src;
+    struct rt_win *next_win, *prev_win; /* the live windows (win_sync.c) */
 };
 /* Releases what a window holds (memory, mapping, communicator, hints, handler); may run
  * twice (MPI_Win_free, then the object's destructor). */
@@ -54,8 +69,19 @@ void rt__win_destroy(rt_obj *o);
  * w->comm naming fn (RT_ERR_RMA_SHARED when the processes are not all on one node). */
 int rt__win_shm_map(rt_win *w, const char *fn);
 void rt__win_shm_unmap(rt_win *w);
-/* 1 when no one-sided operation of w is pending (none sent since the last fence). */
+/* Once every process ended its epochs on w (MPI_Win_free's agreement): completes what w's
+ * process still does as a target (a message half received, replies in flight). */
+int rt__win_rma_settle(rt_win *w);
+/* 1 when this process, as an origin, has no one-sided operation of w pending (none sent since
+ * the last fence, no passive-target epoch open). */
 int rt__win_rma_idle(const rt_win *w);
+/* One-sided state of a new window w (its comm set): RT_SUCCESS or RT_ERR_NO_MEM. Then w
+ * takes part in passive-target progress until rt__win_rma_fini (from its destructor). */
+int rt__win_rma_init(rt_win *w);
+void rt__win_rma_fini(rt_win *w);
+/* The engine's pass for the windows (rt__win_progress): applies what passive-target epochs
+ * sent here; returns the messages handled. */
+int rt__win_rma_progress(void);
 /* 1 when every member of comm passed ok = 1 (an AND over comm; *err: a communication
  * failure). */
 int rt__all_ok(rt_comm *comm, int ok, int *err);

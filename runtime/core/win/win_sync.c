@@ -1,0 +1,426 @@
+/* win_sync.c — one-sided synchronization: fence epochs (the target applies what the fence
+ * counted), passive-target epochs (lock, unlock, flush: applied on arrival by the engine's
+ * pass, rt__win_rma_progress, so a target that computes needs no MPI call), the live windows. */
+#include "win_rma.h"
+#include "coll/coll.h"
+#include "comm/comm.h"
+#include "p2p/p2p.h"
+
+#include <stdlib.h>
+
+/* A lock request the target cannot grant yet. */
+struct rt__win_waiter {
+    int src, type, reply_tag;
+    struct rt__win_waiter *next;
+};
+
+static rt_win *windows; /* live windows with one-sided state, newest first */
+static int in_progress; /* rt__win_rma_progress is running (it may be reached again below) */
+
+int rt__win_rma_init(rt_win *w)
+{
+    int n = w->comm->size;
+    if (!(w->sent_to = calloc((size_t)n, sizeof *w->sent_to)) || !(w->locked = calloc((size_t)n, 1)))
+        return RT_ERR_NO_MEM;
+    w->excl = -1;
+    w->next_win = windows;
+    if (windows)
+        windows->prev_win = w;
+    windows = w;
+    rt__async_need(RT__NEED_RMA, 1); /* a passive target progresses while its process computes */
+    return RT_SUCCESS;
+}
+
+void rt__win_rma_fini(rt_win *w)
+{
+    if (!w->sent_to)
+        return; /* never set up, or already gone */
+    if (w->prev_win)
+        w->prev_win->next_win = w->next_win;
+    else if (windows == w)
+        windows = w->next_win;
+    if (w->next_win)
+        w->next_win->prev_win = w->prev_win;
+    w->next_win = w->prev_win = NULL;
+    rt__async_need(RT__NEED_RMA, windows != NULL);
+    free(w->sent_to);
+    free(w->locked);
+    w->sent_to = NULL, w->locked = NULL;
+    while (w->waiting) {
+        struct rt__win_waiter *x = w->waiting;
+        w->waiting = x->next;
+        free(x);
+    }
+    if (w->rma.n == 0) /* else operations in flight still use them: left (never after MPI_Win_free) */
+        free(w->rma.v), w->rma.v = NULL;
+    if (w->tgt.n == 0)
+        free(w->tgt.v), w->tgt.v = NULL;
+}
+
+/* Whether w, as a target, has no operation message half received. */
+static int nothing_coming(void *arg)
+{
+    return ((rt_win *)arg)->in == NULL;
+}
+
+int rt__win_rma_settle(rt_win *w)
+{
+    rt__wait_until(nothing_coming, w);
+    return rt__rma_finish(&w->tgt);
+}
+
+int rt__win_rma_idle(const rt_win *w)
+{
+    if (w->rma.n > 0 || w->nlocked > 0 || w->lock_all)
+        return 0;
+    for (int r = 0; w->sent_to && r < w->comm->size; r++)
+        if (w->sent_to[r])
+            return 0;
+    return 1;
+}
+
+/* Sum of int counters (the fence's count of operations per target). */
+static void sum_ints(void *inout, const void *in, size_t bytes)
+{
+    int *a = inout;
+    const int *b = in;
+    for (size_t i = 0; i < bytes / sizeof(int); i++)
+        a[i] += b[i];
+}
+
+int rt_Win_fence(int assert, rt_win *win)
+{
+    int known = RT_MODE_NOSTORE | RT_MODE_NOPUT | RT_MODE_NOPRECEDE | RT_MODE_NOSUCCEED;
+    if (assert & ~known)
+        return RT_ERR(win, RT_ERR_ASSERT,
+                      "invalid assertion 'assert'%s: MPI_Win_fence knows MPI_MODE_NOSTORE, MPI_MODE_NOPUT, "
+                      "MPI_MODE_NOPRECEDE and MPI_MODE_NOSUCCEED",
+                      assert & RT_MODE_NOCHECK ? " (MPI_MODE_NOCHECK is for MPI_Win_start, post and lock)" : "");
+    rt_comm *c = win->comm;
+    int n = c->size, err;
+    int *counts = malloc(sizeof *counts * (size_t)n);
+    if (!counts)
+        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    memcpy(counts, win->sent_to, sizeof *counts * (size_t)n);
+    rt__team t = rt__team_of(c);
+    if ((err = rt__coll_allreduce(&t, counts, sizeof *counts * (size_t)n, sum_ints))) {
+        free(counts);
+        return RT_ERR(win, err, "the processes could not agree (internal communication failed: %s)",
+                      rt__class_string(err));
+    }
+    int expect = counts[c->rank], first = RT_SUCCESS;
+    free(counts);
+    for (int i = 0; i < expect; i++) { /* the operations aimed here, from every origin */
+        rt_status st;
+        if ((err = rt_Probe(RT_ANY_SOURCE, TAG_OP(win->epoch), c, &st)))
+            return err;
+        char *msg = malloc(st.count > 0 ? (size_t)st.count : 1);
+        if (!msg)
+            return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+        if ((err = rt_Recv(msg, st.count, (rt_type *)rt_builtins[RT_B_BYTE], st.source, TAG_OP(win->epoch), c, &st)))
+            return free(msg), err;
+        err = rt__rma_apply(win, msg, st.source, "MPI_Win_fence");
+        first = first ? first : err;
+        free(msg);
+    }
+    err = rt__rma_finish(&win->rma);
+    first = first ? first : err;
+    err = rt__rma_finish(&win->tgt);
+    first = first ? first : err;
+    memset(win->sent_to, 0, sizeof *win->sent_to * (size_t)n);
+    win->epoch++;
+    win->fence_open = !(assert & RT_MODE_NOSUCCEED);
+    return first;
+}
+
+
+/* ------------------------------------------------------------ passive target: the target */
+
+/* Sends the one-int reply v to rank dst with tag (a grant, an acknowledgement). */
+static void reply(rt_win *w, int dst, int tag, int v)
+{
+    int *buf = malloc(sizeof *buf);
+    rt_request *r = NULL;
+    if (!buf)
+        rt__fatal("out of memory answering a one-sided lock request");
+    *buf = v;
+    if (rt_Isend(buf, (rt_count)sizeof *buf, (rt_type *)rt_builtins[RT_B_BYTE], dst, tag, w->comm, &r) ||
+        rt__rma_keep(&w->tgt, r, buf))
+        rt__fatal("cannot answer a one-sided lock request");
+}
+
+static int grantable(const rt_win *w, int type)
+{
+    return w->excl < 0 && (type == RT_LOCK_SHARED || w->shared == 0);
+}
+
+static void take_lock(rt_win *w, int src, int type, int tag)
+{
+    if (type == RT_LOCK_EXCLUSIVE)
+        w->excl = src;
+    else
+        w->shared++;
+    reply(w, src, tag, 1);
+}
+
+/* Grants the waiting requests at the head of the queue while they fit (in order: a waiting
+ * exclusive request is not overtaken by later shared ones). */
+static void grant_waiting(rt_win *w)
+{
+    while (w->waiting && grantable(w, w->waiting->type)) {
+        struct rt__win_waiter *x = w->waiting;
+        w->waiting = x->next;
+        if (!w->waiting)
+            w->waiting_tail = NULL;
+        take_lock(w, x->src, x->type, x->reply_tag);
+        free(x);
+    }
+}
+
+/* Handles passive-target message msg from src at w. */
+static void handle(rt_win *w, char *msg, int src)
+{
+    struct rma_hdr h;
+    memcpy(&h, msg, sizeof h);
+    if (h.kind == RMA_LOCK) {
+        if (!w->waiting && grantable(w, h.op)) {
+            take_lock(w, src, h.op, h.reply_tag);
+            return;
+        }
+        struct rt__win_waiter *x = malloc(sizeof *x);
+        if (!x)
+            rt__fatal("out of memory queueing a one-sided lock request");
+        *x = (struct rt__win_waiter){src, h.op, h.reply_tag, NULL};
+        if (w->waiting_tail)
+            w->waiting_tail->next = x;
+        else
+            w->waiting = x;
+        w->waiting_tail = x;
+    } else if (h.kind == RMA_UNLOCK) { /* every operation of src came before it */
+        if (h.op == RT_LOCK_EXCLUSIVE && w->excl == src)
+            w->excl = -1;
+        else if (h.op == RT_LOCK_SHARED && w->shared > 0)
+            w->shared--;
+        reply(w, src, h.reply_tag, 1);
+        grant_waiting(w);
+    } else if (h.kind == RMA_FLUSH) {
+        reply(w, src, h.reply_tag, 1);
+    } else {
+        rt__rma_apply(w, msg, src, "MPI_Win_unlock"); /* raised on w: names the epoch's end */
+    }
+}
+
+/* Takes the passive-target messages that reached w, in arrival order; one being received
+ * (a large one) holds back the rest. Returns how many were handled. */
+static int drain(rt_win *w)
+{
+    int n = 0;
+    rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
+    for (;;) {
+        if (w->in) {
+            if (!rt__request_done(w->in))
+                return n;
+            rt__obj_release(&w->in->obj);
+            w->in = NULL;
+            handle(w, w->in_buf, w->in_src);
+            free(w->in_buf);
+            w->in_buf = NULL;
+            n++;
+        }
+        struct rt__umsg *m = rt__unexpected_find(w->comm->ctx, RT_ANY_SOURCE, TAG_PASSIVE, 0);
+        if (!m)
+            return n;
+        w->in_src = m->h.src;
+        if (!(w->in_buf = malloc(m->h.len > 0 ? (size_t)m->h.len : 1)) ||
+            rt_Irecv(w->in_buf, m->h.len, byte, w->in_src, TAG_PASSIVE, w->comm, &w->in))
+            rt__fatal("cannot receive a one-sided operation");
+    }
+}
+
+int rt__win_rma_progress(void)
+{
+    if (in_progress || !windows)
+        return 0;
+    in_progress = 1;
+    int n = 0;
+    for (rt_win *w = windows; w; w = w->next_win) {
+        n += drain(w);
+        rt__rma_reap(&w->tgt);
+    }
+    in_progress = 0;
+    return n;
+}
+
+/* ------------------------------------------------------------ passive target: the origin */
+
+/* Sends control message kind (op: a lock type) to rank and waits for its one-int reply. */
+static int control(rt_win *w, int kind, int op, int rank)
+{
+    struct rma_hdr h = {.kind = kind, .op = op, .basic = -1, .reply_tag = rt__rma_reply_tag(w)};
+    rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
+    int answer = 0, err;
+    rt_request *rr = NULL, *sr = NULL;
+    if ((err = rt_Irecv(&answer, (rt_count)sizeof answer, byte, rank, h.reply_tag, w->comm, &rr)))
+        return err;
+    if ((err = rt_Isend(&h, (rt_count)sizeof h, byte, rank, TAG_PASSIVE, w->comm, &sr))) {
+        rt_Cancel(rr);
+        rt_Wait(&rr, NULL);
+        return err;
+    }
+    err = rt_Wait(&sr, NULL);
+    int e2 = rt_Wait(&rr, NULL);
+    return err ? err : e2;
+}
+
+static int bad_rank(rt_win *w, int rank, const char *fn)
+{
+    int n = w->comm->size;
+    return rt_raise(&w->obj, RT_ERR_RANK, fn, "invalid rank 'rank' = %s: the window's group has %d process%s",
+                    rt__rank_text(rank, (char[16]){0}, 16), n, n == 1 ? "" : "es");
+}
+
+static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char *fn)
+{
+    if (lock_type != RT_LOCK_SHARED && lock_type != RT_LOCK_EXCLUSIVE)
+        return rt_raise(&win->obj, RT_ERR_LOCKTYPE, fn,
+                        "invalid lock type 'lock_type' = %d: MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE", lock_type);
+    if (assert & ~RT_MODE_NOCHECK)
+        return rt_raise(&win->obj, RT_ERR_ASSERT, fn, "invalid assertion 'assert': %s knows MPI_MODE_NOCHECK only",
+                        fn);
+    if (rank == RT_PROC_NULL)
+        return RT_SUCCESS;
+    if (rank < 0 || rank >= win->comm->size)
+        return bad_rank(win, rank, fn);
+    if (win->locked[rank] || win->lock_all)
+        return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is locked at rank %d already", rank);
+    int err = assert & RT_MODE_NOCHECK ? RT_SUCCESS : control(win, RMA_LOCK, lock_type, rank);
+    if (err)
+        return err;
+    int code = lock_type == RT_LOCK_EXCLUSIVE ? 2 : 1;
+    win->locked[rank] = (signed char)(assert & RT_MODE_NOCHECK ? -code : code);
+    win->nlocked++;
+    return RT_SUCCESS;
+}
+
+/* The lock type held at rank (locked[rank]: 1 shared, 2 exclusive, negative when taken with
+ * MPI_MODE_NOCHECK, which *nocheck tells). */
+static int held_type(const rt_win *w, int rank, int *nocheck)
+{
+    int v = w->locked[rank];
+    *nocheck = v < 0;
+    return v == 2 || v == -2 ? RT_LOCK_EXCLUSIVE : RT_LOCK_SHARED;
+}
+
+static int unlock_one(int rank, rt_win *win, const char *fn)
+{
+    if (rank == RT_PROC_NULL)
+        return RT_SUCCESS;
+    if (rank < 0 || rank >= win->comm->size)
+        return bad_rank(win, rank, fn);
+    if (!win->locked[rank])
+        return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is not locked at rank %d", rank);
+    int nocheck, type = held_type(win, rank, &nocheck);
+    int err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank); /* after every operation sent to it */
+    win->locked[rank] = 0;
+    win->nlocked--;
+    int e2 = rt__rma_finish(&win->rma);
+    return err ? err : e2;
+}
+
+int rt_Win_lock(int lock_type, int rank, int assert, rt_win *win)
+{
+    return lock_one(lock_type, rank, assert, win, "MPI_Win_lock");
+}
+
+int rt_Win_unlock(int rank, rt_win *win)
+{
+    if (win->lock_all && rank >= 0 && rank < win->comm->size)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "rank %d is in an MPI_Win_lock_all epoch: MPI_Win_unlock_all ends it", rank);
+    return unlock_one(rank, win, "MPI_Win_unlock");
+}
+
+int rt_Win_lock_all(int assert, rt_win *win)
+{
+    if (win->lock_all || win->nlocked)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "the window is locked already");
+    for (int r = 0; r < win->comm->size; r++) {
+        int err = lock_one(RT_LOCK_SHARED, r, assert, win, "MPI_Win_lock_all");
+        if (err) {
+            while (--r >= 0)
+                unlock_one(r, win, "MPI_Win_lock_all");
+            return err;
+        }
+    }
+    win->lock_all = 1;
+    return RT_SUCCESS;
+}
+
+int rt_Win_unlock_all(rt_win *win)
+{
+    if (!win->lock_all)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "no MPI_Win_lock_all epoch is open on the window");
+    int first = RT_SUCCESS;
+    win->lock_all = 0;
+    for (int r = 0; r < win->comm->size; r++) {
+        int err = unlock_one(r, win, "MPI_Win_unlock_all");
+        first = first ? first : err;
+    }
+    return first;
+}
+
+/* MPI_Win_flush: every operation sent to rank is complete there (the target acknowledges
+ * after it applied those before), and here. */
+static int flush_one(int rank, rt_win *win, const char *fn)
+{
+    if (rank == RT_PROC_NULL)
+        return RT_SUCCESS;
+    if (rank < 0 || rank >= win->comm->size)
+        return bad_rank(win, rank, fn);
+    if (!win->locked[rank])
+        return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "no passive-target epoch is open at rank %d", rank);
+    int err = control(win, RMA_FLUSH, 0, rank);
+    int e2 = rt__rma_finish(&win->rma);
+    return err ? err : e2;
+}
+
+int rt_Win_flush(int rank, rt_win *win)
+{
+    return flush_one(rank, win, "MPI_Win_flush");
+}
+
+int rt_Win_flush_all(rt_win *win)
+{
+    int first = RT_SUCCESS;
+    for (int r = 0; r < win->comm->size; r++)
+        if (win->locked[r]) {
+            int err = flush_one(r, win, "MPI_Win_flush_all");
+            first = first ? first : err;
+        }
+    return first;
+}
+
+/* Local completion: the operations' buffers may be reused (gets have their data). */
+int rt_Win_flush_local(int rank, rt_win *win)
+{
+    if (rank != RT_PROC_NULL && (rank < 0 || rank >= win->comm->size))
+        return bad_rank(win, rank, "MPI_Win_flush_local");
+    if (rank != RT_PROC_NULL && !win->locked[rank])
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "no passive-target epoch is open at rank %d", rank);
+    return rt__rma_finish(&win->rma);
+}
+
+int rt_Win_flush_local_all(rt_win *win)
+{
+    if (!win->nlocked)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "no passive-target epoch is open on the window");
+    return rt__rma_finish(&win->rma);
+}
+
+/* The window's memory as this process sees it agrees with what other processes stored: a
+ * full memory barrier (one copy of the memory: MPI_WIN_UNIFIED). */
+int rt_Win_sync(rt_win *win)
+{
+    (void)win;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return RT_SUCCESS;
+}

@@ -1,0 +1,152 @@
+/* win_target.c — one-sided operations as their target applies them (the window's memory as
+ * blocks, accumulates element-wise, replies), and the request lists epochs keep. */
+#include "win_rma.h"
+#include "p2p/p2p.h"
+#include "type/type.h"
+
+#include <stdlib.h>
+
+int rt__rma_keep(struct rt__win_ops *l, rt_request *r, void *buf)
+{
+    if (l->n == l->cap) {
+        int ncap = l->cap ? 2 * l->cap : 16;
+        struct rt__win_op *n = realloc(l->v, (size_t)ncap * sizeof *n);
+        if (!n)
+            return RT_ERR_NO_MEM;
+        l->v = n, l->cap = ncap;
+    }
+    l->v[l->n++] = (struct rt__win_op){r, buf};
+    return RT_SUCCESS;
+}
+
+int rt__rma_finish(struct rt__win_ops *l)
+{
+    int err = RT_SUCCESS;
+    for (int i = 0; i < l->n; i++) {
+        int e = rt_Wait(&l->v[i].req, NULL);
+        err = err ? err : e;
+        free(l->v[i].buf);
+    }
+    l->n = 0;
+    return err;
+}
+
+void rt__rma_reap(struct rt__win_ops *l)
+{
+    int k = 0;
+    for (int i = 0; i < l->n; i++) {
+        if (rt__request_done(l->v[i].req)) {
+            rt__obj_release(&l->v[i].req->obj);
+            free(l->v[i].buf);
+        } else {
+            l->v[k++] = l->v[i];
+        }
+    }
+    l->n = k;
+}
+
+int rt__rma_reply_tag(rt_win *w)
+{
+    return TAG_REPLY0 + (int)(w->reply_seq++ % REPLY_TAGS);
+}
+
+/* The address of block b in w's memory, or NULL when (a dynamic window) no attached region
+ * holds it. */
+static char *block_at(rt_win *w, const struct rma_blk *b)
+{
+    if (w->flavor != RT_WIN_FLAVOR_DYNAMIC)
+        return (char *)w->base + b->off;
+    char *p = (char *)(intptr_t)b->off;
+    for (int i = 0; i < w->nattached; i++) {
+        char *rb = w->attached[i].base;
+        if (p >= rb && p + b->len <= rb + w->attached[i].size)
+            return p;
+    }
+    return NULL;
+}
+
+/* Copies between w's memory at blocks bl[0..n) and the packed bytes at buf (to_mem: into w). */
+static void move_blocks(rt_win *w, const struct rma_blk *bl, int64_t n, char *buf, int to_mem)
+{
+    for (int64_t i = 0, at = 0; i < n; at += bl[i].len, i++) {
+        char *p = block_at(w, &bl[i]);
+        if (to_mem)
+            memcpy(p, buf + at, (size_t)bl[i].len);
+        else
+            memcpy(buf + at, p, (size_t)bl[i].len);
+    }
+}
+
+/* old = in op old over packed elements of the predefined type basic (bytes of them). Packed
+ * is the layout itself unless basic has holes (a pair type such as MPI_SHORT_INT): then one
+ * element at a time through a laid-out copy. */
+static int combine(rt_op *op, rt_type *basic, const char *in, char *old, int64_t bytes)
+{
+    if (rt__type_contig(basic))
+        return rt__op_apply(op, in, old, bytes / basic->size, basic);
+    char *a = malloc((size_t)basic->extent), *b = malloc((size_t)basic->extent);
+    int err = a && b ? RT_SUCCESS : RT_ERR_NO_MEM;
+    for (int64_t at = 0; !err && at + basic->size <= bytes; at += basic->size) {
+        rt__type_unpack(basic, in + at, basic->size, a);
+        rt__type_unpack(basic, old + at, basic->size, b);
+        if (!(err = rt__op_apply(op, a, b, 1, basic)))
+            rt__type_pack(basic, b, 1, old + at);
+    }
+    free(a);
+    free(b);
+    return err;
+}
+
+int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn)
+{
+    struct rma_hdr h;
+    memcpy(&h, msg, sizeof h);
+    const struct rma_blk *bl = (const struct rma_blk *)(msg + sizeof h);
+    const char *data = msg + sizeof h + (size_t)h.nblk * sizeof *bl;
+    int64_t total = 0;
+    for (int64_t i = 0; i < h.nblk; i++) {
+        if (!block_at(w, &bl[i]))
+            return rt_raise(&w->obj, RT_ERR_RMA_RANGE, fn,
+                            "rank %d accessed %lld bytes at address %p, outside every region attached to the window",
+                            src, (long long)bl[i].len, (void *)(intptr_t)bl[i].off);
+        total += bl[i].len;
+    }
+    if (h.kind == RMA_PUT) {
+        move_blocks(w, bl, h.nblk, (char *)data, 1);
+        return RT_SUCCESS;
+    }
+    /* the others read the old contents first, packed */
+    char *old = malloc(total > 0 ? (size_t)total : 1), *reply = NULL;
+    if (!old)
+        return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    move_blocks(w, bl, h.nblk, old, 0);
+    if (h.reply_tag && !(reply = malloc(total > 0 ? (size_t)total : 1)))
+        return free(old), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    if (reply)
+        memcpy(reply, old, (size_t)total);
+    rt_op *op = h.op >= 0 ? (rt_op *)rt_builtins[h.op] : NULL;
+    rt_type *basic = h.basic >= 0 ? (rt_type *)rt_builtins[h.basic] : NULL;
+    int changed = 0, err = RT_SUCCESS;
+    if (h.kind == RMA_CAS) { /* data: the compare value, then the new one */
+        if ((changed = memcmp(old, data, (size_t)total) == 0))
+            memcpy(old, data + total, (size_t)total);
+    } else if (h.bytes > 0 && op && op->obj.index == RT_B_REPLACE) {
+        memcpy(old, data, (size_t)total), changed = 1;
+    } else if (h.bytes > 0 && op && basic) {
+        err = combine(op, basic, data, old, total), changed = 1;
+    }
+    if (changed && !err)
+        move_blocks(w, bl, h.nblk, old, 1);
+    free(old);
+    if (err)
+        return free(reply), RT_ERR(w, err, "out of memory");
+    if (!reply)
+        return RT_SUCCESS;
+    rt_request *r = NULL;
+    if ((err = rt_Isend(reply, total, (rt_type *)rt_builtins[RT_B_BYTE], src, h.reply_tag, w->comm, &r)))
+        return free(reply), err;
+    if ((err = rt__rma_keep(&w->tgt, r, reply)))
+        return RT_ERR(w, err, "out of memory");
+    return RT_SUCCESS;
+}
+
