@@ -23,14 +23,44 @@ static int multiple;          /* MPI_THREAD_MULTIPLE: the lock stays on from MPI
 static int busy;              /* MPI_THREAD_MULTIPLE: nonblocking work is outstanding (atomic) */
 static int held;              /* how many times the holder of `big` holds it (the holder's) */
 
-/* Reads the switch when the library loads, before any call can enter it. */
-__attribute__((constructor)) static void async_setup(void)
+static void make_big(void)
 {
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
     pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&big, &a);
     pthread_mutexattr_destroy(&a);
+}
+
+/* fork() while the thread runs (a window keeps it for its whole life): the parent's locks are
+ * taken around the fork, so that the thread holds neither at that moment; the child, where
+ * only the forking thread lives on, gets new ones and no progress thread. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&big);
+    pthread_mutex_lock(&idle_mx);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&idle_mx);
+    pthread_mutex_unlock(&big);
+}
+
+static void fork_child(void)
+{
+    make_big();
+    held = 0;
+    pthread_mutex_init(&idle_mx, NULL);
+    pthread_cond_init(&idle_cv, NULL);
+    running = sleeping = 0;
+}
+
+/* Reads the switch when the library loads, before any call can enter it. */
+__attribute__((constructor)) static void async_setup(void)
+{
+    make_big();
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
     const char *e = getenv("SWITCHYARD_ASYNC_PROGRESS");
     if (e && (e[0] == '0' || e[0] == 'n' || e[0] == 'f'))
         mode = ASYNC_OFF;

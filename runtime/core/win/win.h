@@ -48,8 +48,8 @@ struct rt_win {
     int *sent_to;                    /* operations sent to each rank in this epoch (comm->size) */
     struct rt__win_ops rma;          /* this process's operations, incomplete */
     unsigned reply_seq;              /* tags of replies */
-    signed char *locked;             /* passive target, as origin: the lock held at each rank (0:
-                                        none; win_sync.c's held_type) */
+    signed char *locked;             /* as origin: the lock held at each rank (0: none; 3: in the
+                                        access epoch of MPI_Win_start; win_sync.c's held_type) */
     int nlocked;                     /* ranks with locked[r] != 0 */
     int lock_all;                    /* in an MPI_Win_lock_all epoch */
     /* passive target, as target */
@@ -60,6 +60,10 @@ struct rt_win {
     rt_request *in;                  /* an operation message being received (large) */
     void *in_buf;
     int in_src;
+    /* post/start/complete/wait */
+    int *posts, *completes;          /* notices received from each rank, not consumed yet */
+    int *exposed, nexposed;          /* as target: the origins of the exposure epoch (MPI_Win_post) */
+    int *accessing, naccessing;      /* as origin: the targets of the access epoch (MPI_Win_start) */
     struct rt_win *next_win, *prev_win; /* the live windows (win_sync.c) */
 };
 /* Releases what a window holds (memory, mapping, communicator, hints, handler); may run

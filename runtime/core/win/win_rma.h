@@ -5,13 +5,14 @@
 
 #include "win.h"
 
-/* Kinds of messages: operations, then passive-target control (lock, unlock, flush). */
-enum { RMA_PUT = 1, RMA_ACC, RMA_GET, RMA_GACC, RMA_CAS, RMA_LOCK, RMA_UNLOCK, RMA_FLUSH };
+/* Kinds of messages: operations, then passive-target control (lock, unlock, flush), then the
+ * notices of post/start/complete/wait (a target posted, an origin completed; no reply). */
+enum { RMA_PUT = 1, RMA_ACC, RMA_GET, RMA_GACC, RMA_CAS, RMA_LOCK, RMA_UNLOCK, RMA_FLUSH, RMA_POST, RMA_COMPLETE };
 
 /* Operations of fence epoch e travel with tag TAG_OP(e): a process one fence ahead may send
  * the next epoch's before this one's are all applied, and they must wait for the next fence.
- * Passive-target messages (operations and control) travel with TAG_PASSIVE and are applied on
- * arrival (rt__win_rma_progress). A reply comes back with a tag of its own. */
+ * Passive-target and post/start/complete/wait messages (operations, control, notices) travel
+ * with TAG_PASSIVE and are applied on arrival (rt__win_rma_progress). A reply comes back with a tag of its own. */
 #define TAG_OP(e) (1 + ((e) & 1))
 #define TAG_PASSIVE 3
 #define TAG_REPLY0 16

@@ -4,6 +4,7 @@
 #include "win_rma.h"
 #include "coll/coll.h"
 #include "comm/comm.h"
+#include "group/group.h"
 #include "p2p/p2p.h"
 
 #include <stdlib.h>
@@ -20,7 +21,8 @@ static int in_progress; /* rt__win_rma_progress is running (it may be reached ag
 int rt__win_rma_init(rt_win *w)
 {
     int n = w->comm->size;
-    if (!(w->sent_to = calloc((size_t)n, sizeof *w->sent_to)) || !(w->locked = calloc((size_t)n, 1)))
+    if (!(w->sent_to = calloc((size_t)n, sizeof *w->sent_to)) || !(w->locked = calloc((size_t)n, 1)) ||
+        !(w->posts = calloc((size_t)n, sizeof *w->posts)) || !(w->completes = calloc((size_t)n, sizeof *w->completes)))
         return RT_ERR_NO_MEM;
     w->excl = -1;
     w->next_win = windows;
@@ -45,7 +47,12 @@ void rt__win_rma_fini(rt_win *w)
     rt__async_need(RT__NEED_RMA, windows != NULL);
     free(w->sent_to);
     free(w->locked);
-    w->sent_to = NULL, w->locked = NULL;
+    free(w->posts);
+    free(w->completes);
+    free(w->exposed);
+    free(w->accessing);
+    w->sent_to = NULL, w->locked = NULL, w->posts = NULL, w->completes = NULL, w->exposed = NULL,
+    w->accessing = NULL;
     while (w->waiting) {
         struct rt__win_waiter *x = w->waiting;
         w->waiting = x->next;
@@ -71,7 +78,7 @@ int rt__win_rma_settle(rt_win *w)
 
 int rt__win_rma_idle(const rt_win *w)
 {
-    if (w->rma.n > 0 || w->nlocked > 0 || w->lock_all)
+    if (w->rma.n > 0 || w->nlocked > 0 || w->lock_all || w->exposed)
         return 0;
     for (int r = 0; w->sent_to && r < w->comm->size; r++)
         if (w->sent_to[r])
@@ -205,6 +212,10 @@ static void handle(rt_win *w, char *msg, int src)
         grant_waiting(w);
     } else if (h.kind == RMA_FLUSH) {
         reply(w, src, h.reply_tag, 1);
+    } else if (h.kind == RMA_POST) {
+        w->posts[src]++;
+    } else if (h.kind == RMA_COMPLETE) { /* after every operation src sent in its epoch */
+        w->completes[src]++;
     } else {
         rt__rma_apply(w, msg, src, "MPI_Win_unlock"); /* raised on w: names the epoch's end */
     }
@@ -317,7 +328,7 @@ static int unlock_one(int rank, rt_win *win, const char *fn)
         return RT_SUCCESS;
     if (rank < 0 || rank >= win->comm->size)
         return bad_rank(win, rank, fn);
-    if (!win->locked[rank])
+    if (!win->locked[rank] || win->locked[rank] == 3)
         return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is not locked at rank %d", rank);
     int nocheck, type = held_type(win, rank, &nocheck);
     int err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank); /* after every operation sent to it */
@@ -376,7 +387,7 @@ static int flush_one(int rank, rt_win *win, const char *fn)
         return RT_SUCCESS;
     if (rank < 0 || rank >= win->comm->size)
         return bad_rank(win, rank, fn);
-    if (!win->locked[rank])
+    if (!win->locked[rank] || win->locked[rank] == 3)
         return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "no passive-target epoch is open at rank %d", rank);
     int err = control(win, RMA_FLUSH, 0, rank);
     int e2 = rt__rma_finish(&win->rma);
@@ -422,5 +433,156 @@ int rt_Win_sync(rt_win *win)
 {
     (void)win;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return RT_SUCCESS;
+}
+
+/* ------------------------------------------------------------ post, start, complete, wait */
+
+/* The window ranks of group's members in *out (malloc'ed), or the error raised on w. */
+static int group_ranks(rt_win *w, rt_group *g, int **out, const char *fn)
+{
+    int *r = malloc(sizeof *r * (size_t)(g->size > 0 ? g->size : 1));
+    if (!r)
+        return rt_raise(&w->obj, RT_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < g->size; i++) {
+        int c = 0;
+        while (c < w->comm->size && rt__comm_world_rank(w->comm, c) != g->ranks[i])
+            c++;
+        if (c == w->comm->size) {
+            free(r);
+            return rt_raise(&w->obj, RT_ERR_GROUP, fn, "rank %d of 'group' is not a process of the window", i);
+        }
+        r[i] = c;
+    }
+    *out = r;
+    return RT_SUCCESS;
+}
+
+/* Sends notice kind (RMA_POST, RMA_COMPLETE) to rank, after everything sent to it before. */
+static int notice(rt_win *w, int kind, int rank)
+{
+    struct rma_hdr *h = malloc(sizeof *h);
+    rt_request *r = NULL;
+    if (!h)
+        return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    *h = (struct rma_hdr){.kind = kind, .op = -1, .basic = -1};
+    int err = rt_Isend(h, (rt_count)sizeof *h, (rt_type *)rt_builtins[RT_B_BYTE], rank, TAG_PASSIVE, w->comm, &r);
+    if (err)
+        return free(h), err;
+    if ((err = rt__rma_keep(&w->tgt, r, h)))
+        return RT_ERR(w, err, "out of memory");
+    return RT_SUCCESS;
+}
+
+/* Whether a notice came from every rank of list[0..n) (counts: w->posts or w->completes). */
+struct notices {
+    const int *count, *list;
+    int n;
+};
+static int all_noticed(void *arg)
+{
+    const struct notices *x = arg;
+    for (int i = 0; i < x->n; i++)
+        if (x->count[x->list[i]] == 0)
+            return 0;
+    return 1;
+}
+static void consume(int *count, const int *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        count[list[i]]--;
+}
+
+/* MPI_Win_post: opens an exposure epoch to the processes of group and tells each. */
+int rt_Win_post(rt_group *group, int assert, rt_win *win)
+{
+    if (assert & ~(RT_MODE_NOCHECK | RT_MODE_NOSTORE | RT_MODE_NOPUT))
+        return RT_ERR(win, RT_ERR_ASSERT,
+                      "invalid assertion 'assert': MPI_Win_post knows MPI_MODE_NOCHECK, MPI_MODE_NOSTORE and "
+                      "MPI_MODE_NOPUT");
+    if (win->exposed)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "an exposure epoch (MPI_Win_post) is open on the window already");
+    int err = group_ranks(win, group, &win->exposed, "MPI_Win_post");
+    if (err)
+        return err;
+    win->nexposed = group->size;
+    for (int i = 0; i < win->nexposed && !(assert & RT_MODE_NOCHECK); i++)
+        if ((err = notice(win, RMA_POST, win->exposed[i])))
+            return err;
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_start: opens an access epoch to the processes of group, once each posted. */
+int rt_Win_start(rt_group *group, int assert, rt_win *win)
+{
+    if (assert & ~RT_MODE_NOCHECK)
+        return RT_ERR(win, RT_ERR_ASSERT, "invalid assertion 'assert': MPI_Win_start knows MPI_MODE_NOCHECK only");
+    if (win->accessing)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "an access epoch (MPI_Win_start) is open on the window already");
+    int *list, err = group_ranks(win, group, &list, "MPI_Win_start");
+    if (err)
+        return err;
+    for (int i = 0; i < group->size; i++)
+        if (win->locked[list[i]] || win->lock_all) {
+            free(list);
+            return RT_ERR(win, RT_ERR_RMA_SYNC, "the window is locked at rank %d", list[i]);
+        }
+    if (!(assert & RT_MODE_NOCHECK)) {
+        struct notices x = {win->posts, list, group->size};
+        rt__wait_until(all_noticed, &x);
+        consume(win->posts, list, group->size);
+    }
+    for (int i = 0; i < group->size; i++)
+        win->locked[list[i]] = 3, win->nlocked++;
+    win->accessing = list;
+    win->naccessing = group->size;
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_complete: ends the access epoch; each target learns it after the operations. */
+int rt_Win_complete(rt_win *win)
+{
+    if (!win->accessing)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "no access epoch (MPI_Win_start) is open on the window");
+    int first = RT_SUCCESS;
+    for (int i = 0; i < win->naccessing; i++) {
+        int r = win->accessing[i], err = notice(win, RMA_COMPLETE, r);
+        first = first ? first : err;
+        win->locked[r] = 0, win->nlocked--;
+    }
+    free(win->accessing);
+    win->accessing = NULL;
+    int err = rt__rma_finish(&win->rma);
+    return first ? first : err;
+}
+
+static void end_exposure(rt_win *win)
+{
+    consume(win->completes, win->exposed, win->nexposed);
+    free(win->exposed);
+    win->exposed = NULL;
+}
+
+/* MPI_Win_wait: ends the exposure epoch once every origin of its group completed. */
+int rt_Win_wait(rt_win *win)
+{
+    if (!win->exposed)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "no exposure epoch (MPI_Win_post) is open on the window");
+    struct notices x = {win->completes, win->exposed, win->nexposed};
+    rt__wait_until(all_noticed, &x);
+    end_exposure(win);
+    return RT_SUCCESS;
+}
+
+/* MPI_Win_test: MPI_Win_wait if it would not wait (*flag = 1), else *flag = 0. */
+int rt_Win_test(rt_win *win, int *flag)
+{
+    if (!win->exposed)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "no exposure epoch (MPI_Win_post) is open on the window");
+    struct notices x = {win->completes, win->exposed, win->nexposed};
+    if (!all_noticed(&x))
+        rt__progress();
+    if ((*flag = all_noticed(&x)))
+        end_exposure(win);
     return RT_SUCCESS;
 }
