@@ -225,7 +225,7 @@ static inline int rt_require_init(const char *fn)
  * thread off, =1 keeps it (and the lock) on from MPI_Init to MPI_Finalize. */
 extern int rt__lock_on;    /* entries take the lock (atomic; changed only at depth 0 or under the lock) */
 extern int rt__depth;      /* library calls in progress (changed under the lock when it is on) */
-extern int rt__async_want; /* outstanding work wants the thread (rt__async_busy) */
+extern int rt__async_want; /* outstanding work wants the thread (rt__async_need) */
 void rt__big_lock(void);
 void rt__big_unlock(void);
 /* Called by rt_leave when the outermost call ends and the lock should go on or off. */

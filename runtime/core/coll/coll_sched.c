@@ -266,7 +266,7 @@ static void unlink_running(rt__sched *s)
     if (s->next)
         s->next->prev = s->prev;
     s->next = s->prev = NULL;
-    rt__async_busy(running != NULL);
+    rt__async_need(RT__NEED_COLL, running != NULL);
 }
 
 /* The collective is over (err: the first failure, from a transfer with rank peer of comm, or
@@ -418,7 +418,7 @@ static void launch(rt__sched *s)
     if (running)
         running->prev = s;
     running = s;
-    rt__async_busy(1);
+    rt__async_need(RT__NEED_COLL, 1);
     advance(s);
 }
 

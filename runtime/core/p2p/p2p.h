@@ -141,13 +141,12 @@ void rt__wait_until(int (*done)(void *), void *arg);
 const char *rt__start_failure(int err);
 
 /* Asynchronous progress (progress_thread.c, rt.h): rt__progress_thread_start/stop mark the
- * span of MPI_Init to MPI_Finalize where the thread may run (=1: it runs all along); the
- * collectives call rt__async_busy(1) while nonblocking work is outstanding, (0) when none is. */
+ * span of MPI_Init to MPI_Finalize where the thread may run (=1: it runs all along); a part
+ * calls rt__async_need(its bit, 1) while it has work the thread should advance (the
+ * collectives: nonblocking work outstanding; the windows: as long as one exists), (..., 0) when
+ * it has none; the thread is wanted while any part says so. */
 void rt__progress_thread_start(void);
 void rt__progress_thread_stop(void);
-void rt__async_busy(int busy);
-/* The same for several parts at once: the thread is wanted while any part (RT__NEED_*) says so.
- * rt__async_busy(b) is rt__async_need(RT__NEED_COLL, b). */
 enum { RT__NEED_COLL = 1, RT__NEED_RMA = 2 };
 void rt__async_need(unsigned who, int on);
 /* MPI_THREAD_MULTIPLE (docs/internals.md, "Threads"): from the end of MPI_Init_thread on,

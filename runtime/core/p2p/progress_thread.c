@@ -95,11 +95,6 @@ static void store(int *v, int x)
 static int ensure_thread(void);
 static void wake(void);
 
-void rt__async_busy(int now)
-{
-    rt__async_need(RT__NEED_COLL, now);
-}
-
 void rt__async_need(unsigned who, int on)
 {
     static unsigned needs; /* RT__NEED_* bits (under the lock, or before other threads) */

@@ -1,6 +1,7 @@
 /* win_sync.c — one-sided synchronization: fence epochs (the target applies what the fence
- * counted), passive-target epochs (lock, unlock, flush: applied on arrival by the engine's
- * pass, rt__win_rma_progress, so a target that computes needs no MPI call), the live windows. */
+ * counted), passive-target and post/start/complete/wait epochs (applied on arrival by the
+ * engine's pass, rt__win_rma_progress, so a target that computes needs no MPI call), the live
+ * windows. */
 #include "win_rma.h"
 #include "coll/coll.h"
 #include "comm/comm.h"
@@ -322,16 +323,33 @@ static int held_type(const rt_win *w, int rank, int *nocheck)
     return v == 2 || v == -2 ? RT_LOCK_EXCLUSIVE : RT_LOCK_SHARED;
 }
 
+/* Whether this process holds a lock (a passive-target epoch) at rank. */
+static int passive(const rt_win *w, int rank)
+{
+    return w->locked[rank] != 0 && w->locked[rank] != 3;
+}
+
+/* The checks of a call on the passive-target epoch at rank: 1 to go on, 0 for MPI_PROC_NULL
+ * (nothing to do), or *err raised naming fn. */
+static int epoch_at(rt_win *win, int rank, const char *fn, int *err)
+{
+    *err = RT_SUCCESS;
+    if (rank == RT_PROC_NULL)
+        return 0;
+    if (rank < 0 || rank >= win->comm->size)
+        *err = bad_rank(win, rank, fn);
+    else if (!passive(win, rank))
+        *err = rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is not locked at rank %d (no passive-target epoch)", rank);
+    return *err == RT_SUCCESS;
+}
+
 static int unlock_one(int rank, rt_win *win, const char *fn)
 {
-    if (rank == RT_PROC_NULL)
-        return RT_SUCCESS;
-    if (rank < 0 || rank >= win->comm->size)
-        return bad_rank(win, rank, fn);
-    if (!win->locked[rank] || win->locked[rank] == 3)
-        return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is not locked at rank %d", rank);
+    int err;
+    if (!epoch_at(win, rank, fn, &err))
+        return err;
     int nocheck, type = held_type(win, rank, &nocheck);
-    int err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank); /* after every operation sent to it */
+    err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank); /* after every operation sent to it */
     win->locked[rank] = 0;
     win->nlocked--;
     int e2 = rt__rma_finish(&win->rma);
@@ -383,13 +401,10 @@ int rt_Win_unlock_all(rt_win *win)
  * after it applied those before), and here. */
 static int flush_one(int rank, rt_win *win, const char *fn)
 {
-    if (rank == RT_PROC_NULL)
-        return RT_SUCCESS;
-    if (rank < 0 || rank >= win->comm->size)
-        return bad_rank(win, rank, fn);
-    if (!win->locked[rank] || win->locked[rank] == 3)
-        return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "no passive-target epoch is open at rank %d", rank);
-    int err = control(win, RMA_FLUSH, 0, rank);
+    int err;
+    if (!epoch_at(win, rank, fn, &err))
+        return err;
+    err = control(win, RMA_FLUSH, 0, rank);
     int e2 = rt__rma_finish(&win->rma);
     return err ? err : e2;
 }
@@ -403,7 +418,7 @@ int rt_Win_flush_all(rt_win *win)
 {
     int first = RT_SUCCESS;
     for (int r = 0; r < win->comm->size; r++)
-        if (win->locked[r]) {
+        if (passive(win, r)) {
             int err = flush_one(r, win, "MPI_Win_flush_all");
             first = first ? first : err;
         }
@@ -413,10 +428,9 @@ int rt_Win_flush_all(rt_win *win)
 /* Local completion: the operations' buffers may be reused (gets have their data). */
 int rt_Win_flush_local(int rank, rt_win *win)
 {
-    if (rank != RT_PROC_NULL && (rank < 0 || rank >= win->comm->size))
-        return bad_rank(win, rank, "MPI_Win_flush_local");
-    if (rank != RT_PROC_NULL && !win->locked[rank])
-        return RT_ERR(win, RT_ERR_RMA_SYNC, "no passive-target epoch is open at rank %d", rank);
+    int err;
+    if (!epoch_at(win, rank, "MPI_Win_flush_local", &err))
+        return err;
     return rt__rma_finish(&win->rma);
 }
 
