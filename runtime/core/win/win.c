@@ -101,8 +101,10 @@ void rt__win_destroy(rt_obj *o)
 int rt_Win_create(void *base, rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm, rt_win **win)
 {
     int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_CREATE, win, __func__);
-    if (!err)
+    if (!err) {
         (*win)->base = base;
+        rt__win_rma_open(*win);
+    }
     return err;
 }
 
@@ -122,6 +124,7 @@ int rt_Win_allocate(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *com
         return win_failed(&comm->obj, err ? err : RT_ERR_NO_MEM, __func__);
     }
     w->base = w->mem;
+    rt__win_rma_open(w);
     *(void **)baseptr = w->base;
     *win = w;
     return RT_SUCCESS;
@@ -143,6 +146,7 @@ int rt_Win_allocate_shared(rt_aint size, rt_aint disp_unit, rt_info *info, rt_co
         rt__obj_release(&w->obj);
         return err;
     }
+    rt__win_rma_open(w);
     *(void **)baseptr = w->base;
     *win = w;
     return RT_SUCCESS;
@@ -151,7 +155,10 @@ int rt_Win_allocate_shared(rt_aint size, rt_aint disp_unit, rt_info *info, rt_co
 /* MPI_Win_create_dynamic: a window without memory; processes attach regions later. */
 int rt_Win_create_dynamic(rt_info *info, rt_comm *comm, rt_win **win)
 {
-    return win_new(0, 1, info, comm, RT_WIN_FLAVOR_DYNAMIC, win, __func__);
+    int err = win_new(0, 1, info, comm, RT_WIN_FLAVOR_DYNAMIC, win, __func__);
+    if (!err)
+        rt__win_rma_open(*win);
+    return err;
 }
 
 /* MPI_Win_attach: exposes [base, base + size) in a dynamic window (RT_ERR_RMA_FLAVOR for

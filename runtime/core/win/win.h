@@ -79,9 +79,12 @@ int rt__win_rma_settle(rt_win *w);
 /* 1 when this process, as an origin, has no one-sided operation of w pending (none sent since
  * the last fence, no passive-target epoch open). */
 int rt__win_rma_idle(const rt_win *w);
-/* One-sided state of a new window w (its comm set): RT_SUCCESS or RT_ERR_NO_MEM. Then w
- * takes part in passive-target progress until rt__win_rma_fini (from its destructor). */
+/* One-sided state of a new window w (its comm set): RT_SUCCESS or RT_ERR_NO_MEM. */
 int rt__win_rma_init(rt_win *w);
+/* w is whole (memory, flavour): from now until rt__win_rma_fini (from its destructor) it
+ * takes part in passive-target progress. Before, what other processes send it waits: they
+ * may leave the creating call while this one is still inside it. */
+void rt__win_rma_open(rt_win *w);
 void rt__win_rma_fini(rt_win *w);
 /* The engine's pass for the windows (rt__win_progress): applies what passive-target epochs
  * sent here; returns the messages handled. */

@@ -26,12 +26,16 @@ int rt__win_rma_init(rt_win *w)
         !(w->posts = calloc((size_t)n, sizeof *w->posts)) || !(w->completes = calloc((size_t)n, sizeof *w->completes)))
         return RT_ERR_NO_MEM;
     w->excl = -1;
+    return RT_SUCCESS;
+}
+
+void rt__win_rma_open(rt_win *w)
+{
     w->next_win = windows;
     if (windows)
         windows->prev_win = w;
     windows = w;
     rt__async_need(RT__NEED_RMA, 1); /* a passive target progresses while its process computes */
-    return RT_SUCCESS;
 }
 
 void rt__win_rma_fini(rt_win *w)
