@@ -1,7 +1,8 @@
 ! f08_rma.f90 — one-sided communication through `use mpi_f08`: MPI_Win_allocate with a C pointer
 ! turned into a Fortran array, MPI_Put and MPI_Get in fence epochs, MPI_Accumulate from every rank,
 ! MPI_Fetch_and_op under MPI_Win_lock, post/start/complete/wait around a ring, the large-count
-! MPI_Put (MPI_COUNT_KIND counts); every value is checked. A failed check stops with its number.
+! MPI_Put (MPI_COUNT_KIND counts), MPI_Rput (large-count) and MPI_Rget under MPI_Win_lock_all;
+! every value is checked. A failed check stops with its number.
 program f08_rma
   use mpi_f08
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
@@ -11,6 +12,7 @@ program f08_rma
   type(c_ptr) :: base
   type(MPI_Win) :: win
   type(MPI_Group) :: world, gprev, gnext
+  type(MPI_Request) :: req
   integer :: buf(4), got(4)
 
   call MPI_Init()
@@ -69,6 +71,24 @@ program f08_rma
   call MPI_Group_free(gprev)
   call MPI_Group_free(gnext)
   call MPI_Group_free(world)
+
+  ! request-based, in a lock_all epoch: MPI_Rput with MPI_COUNT_KIND counts (the MPI_Rput_c
+  ! specific) into the next rank's tenth integer, MPI_Rget of the previous rank's
+  call MPI_Win_lock_all(0, win)
+  v = 9000 + me
+  call MPI_Rput(v, 1_MPI_COUNT_KIND, MPI_INTEGER, nxt, 9_MPI_ADDRESS_KIND, 1_MPI_COUNT_KIND, MPI_INTEGER, &
+                win, req, ierr)
+  if (ierr /= MPI_SUCCESS) stop 10
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  call MPI_Win_flush(nxt, win)
+  call MPI_Barrier(MPI_COMM_WORLD)
+  call MPI_Win_sync(win)
+  if (mem(10) /= 9000 + prv) stop 11
+  old = -1
+  call MPI_Rget(old, 1, MPI_INTEGER, prv, 9_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, req)
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  if (old /= 9000 + mod(prv + np - 1, np)) stop 12
+  call MPI_Win_unlock_all(win)
 
   call MPI_Win_free(win)
   if (me == 0) print '(a, i0, a)', "f08_rma: ", np, " ranks"

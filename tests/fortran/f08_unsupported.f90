@@ -1,9 +1,8 @@
 ! f08_unsupported.f90 — `use mpi_f08`'s MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Grequest_start,
 ! MPI_Register_datarep and MPI_Register_datarep_c (and their callback interfaces, the large-count
 ! MPI_Datarep_conversion_function_c for the last, and the predefined MPI_CONVERSION_FN_NULL and
-! MPI_CONVERSION_FN_NULL_C), MPI_Rput and its large-count form with valid
-! arguments: each reaches the runtime, which does not implement it, so ierror is of class
-! MPI_ERR_UNSUPPORTED_OPERATION and its message names the procedure (a _c form by its own name).
+! MPI_CONVERSION_FN_NULL_C) with valid arguments: each reaches the runtime, which does not
+! implement it, so ierror is of class MPI_ERR_UNSUPPORTED_OPERATION and its message names the procedure (a _c form by its own name).
 ! No callback runs.
 module f08_unsup_fns
   use mpi_f08
@@ -80,8 +79,6 @@ program f08_unsupported
   integer :: ierr, errcodes(2), maxprocs(2)
   character(len=8) :: args(2), cmds(2), argvs(2, 2)
   integer(kind=MPI_ADDRESS_KIND) :: extra = 0
-  type(MPI_Win) :: win
-  integer :: wbuf(4)
 
   call MPI_Init()
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
@@ -117,17 +114,6 @@ program f08_unsupported
                               extent_fn, extra, ierr)
   call expect(ierr, 'MPI_Register_datarep_c:', 8)
 
-  ! MPI_Rput's specific with MPI_COUNT_KIND counts is MPI_Rput_c's: the message names that one
-  wbuf = [1, 2, 3, 4]
-  call MPI_Win_create(wbuf, 16_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_SELF, win, ierr)
-  if (ierr /= MPI_SUCCESS) stop 98
-  call MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN)
-  call MPI_Rput(wbuf, 1, MPI_INTEGER, 0, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, req, ierr)
-  call expect(ierr, 'MPI_Rput:', 9)
-  call MPI_Rput(wbuf, 1_MPI_COUNT_KIND, MPI_INTEGER, 0, 1_MPI_ADDRESS_KIND, 1_MPI_COUNT_KIND, &
-               MPI_INTEGER, win, req, ierr)
-  call expect(ierr, 'MPI_Rput_c:', 10)
-  call MPI_Win_free(win)
 
   if (ncalls /= 0) stop 99
   call MPI_Finalize()

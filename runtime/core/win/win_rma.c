@@ -2,6 +2,7 @@
  * operation is a message to its target on the window's private communicator (win_rma.h),
  * which the target applies (win_target.c) when the epoch says (win_sync.c). */
 #include "win_rma.h"
+#include "p2p/p2p.h"
 #include "type/type.h"
 
 #include <stdlib.h>
@@ -98,18 +99,22 @@ struct rma_args {
     rt_count tcount;
     rt_type *ttype;
     rt_op *op;
+    rt_request **req; /* request-based (MPI_Rput, ...): a request for it, passive epochs only */
 };
 
 static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
 {
     int passive = a->target >= 0 ? w->lock_all || w->locked[a->target] : w->lock_all || w->nlocked > 0;
-    if (!passive && !w->fence_open)
+    if (!passive && (a->req || !w->fence_open))
         return rt_raise(&w->obj, RT_ERR_RMA_SYNC, fn,
-                        "no access epoch is open on the window for target rank %d (MPI_Win_fence, "
-                        "MPI_Win_lock or MPI_Win_lock_all opens one)",
+                        a->req ? "no passive-target epoch is open on the window for target rank %d (a "
+                                 "request-based operation needs MPI_Win_lock or MPI_Win_lock_all)"
+                               : "no access epoch is open on the window for target rank %d (MPI_Win_fence, "
+                                 "MPI_Win_lock or MPI_Win_lock_all opens one)",
                         a->target);
-    if (a->target == RT_PROC_NULL)
-        return RT_SUCCESS;
+    if (a->target == RT_PROC_NULL) /* nothing moves: a request already complete */
+        return a->req ? rt_Isend(NULL, 0, (rt_type *)rt_builtins[RT_B_BYTE], RT_PROC_NULL, 0, w->comm, a->req)
+                      : RT_SUCCESS;
     int dynamic = w->flavor == RT_WIN_FLAVOR_DYNAMIC;
     int64_t tbytes = a->tcount * a->ttype->size;
     int64_t obytes = a->otype ? a->ocount * a->otype->size : 0;
@@ -170,6 +175,10 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
         return RT_ERR(w, err, "out of memory");
     if (!passive)
         w->sent_to[a->target]++; /* the fence tells the target how many to apply */
+    if (a->req) { /* done when the reply landed, or the data left (local completion) */
+        *a->req = rr ? rr : sr;
+        rt__obj_retain(&(*a->req)->obj); /* the epoch's list keeps its own reference */
+    }
     return RT_SUCCESS;
 }
 
@@ -191,46 +200,44 @@ int rt_Get(void *origin_addr, rt_count origin_count, rt_type *origin_datatype, i
                     "MPI_Get");
 }
 
+/* Accumulate-family operation a (checked: op and types), request-based when a->req. */
+static int accumulate(rt_win *w, struct rma_args *a, const char *fn)
+{
+    int noop = a->op->obj.index == RT_B_NO_OP && a->op->obj.builtin;
+    if (noop && a->kind == RMA_GACC)
+        a->otype = NULL; /* MPI_NO_OP: the origin buffer is ignored */
+    int err = check_op(w, a->op, a->otype, a->ttype, fn);
+    return err ? err : rma_send(w, a, fn);
+}
+
 int rt_Accumulate(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
                   rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_op *op, rt_win *win)
 {
-    int err = check_op(win, op, origin_datatype, target_datatype, "MPI_Accumulate");
-    if (err)
-        return err;
-    return rma_send(win, &(struct rma_args){.kind = RMA_ACC, .obuf = origin_addr, .ocount = origin_count,
-                                            .otype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = target_count, .ttype = target_datatype, .op = op},
-                    "MPI_Accumulate");
+    return accumulate(win, &(struct rma_args){.kind = RMA_ACC, .obuf = origin_addr, .ocount = origin_count,
+                                              .otype = origin_datatype, .target = target_rank, .disp = target_disp,
+                                              .tcount = target_count, .ttype = target_datatype, .op = op},
+                      "MPI_Accumulate");
 }
 
 int rt_Get_accumulate(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, void *result_addr,
                       rt_count result_count, rt_type *result_datatype, int target_rank, rt_aint target_disp,
                       rt_count target_count, rt_type *target_datatype, rt_op *op, rt_win *win)
 {
-    int noop = op->obj.index == RT_B_NO_OP && op->obj.builtin;
-    int err = check_op(win, op, noop ? NULL : origin_datatype, target_datatype, "MPI_Get_accumulate");
-    if (err)
-        return err;
-    return rma_send(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = origin_count,
-                                            .otype = noop ? NULL : origin_datatype, .rbuf = result_addr,
-                                            .rcount = result_count, .rtype = result_datatype, .target = target_rank,
-                                            .disp = target_disp, .tcount = target_count,
-                                            .ttype = target_datatype, .op = op},
-                    "MPI_Get_accumulate");
+    return accumulate(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = origin_count,
+                                              .otype = origin_datatype, .rbuf = result_addr, .rcount = result_count,
+                                              .rtype = result_datatype, .target = target_rank, .disp = target_disp,
+                                              .tcount = target_count, .ttype = target_datatype, .op = op},
+                      "MPI_Get_accumulate");
 }
 
 int rt_Fetch_and_op(const void *origin_addr, void *result_addr, rt_type *datatype, int target_rank,
                     rt_aint target_disp, rt_op *op, rt_win *win)
 {
-    int noop = op->obj.index == RT_B_NO_OP && op->obj.builtin;
-    int err = check_op(win, op, noop ? NULL : datatype, datatype, "MPI_Fetch_and_op");
-    if (err)
-        return err;
-    return rma_send(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = 1,
-                                            .otype = noop ? NULL : datatype, .rbuf = result_addr, .rcount = 1,
-                                            .rtype = datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = 1, .ttype = datatype, .op = op},
-                    "MPI_Fetch_and_op");
+    return accumulate(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = 1, .otype = datatype,
+                                              .rbuf = result_addr, .rcount = 1, .rtype = datatype,
+                                              .target = target_rank, .disp = target_disp, .tcount = 1,
+                                              .ttype = datatype, .op = op},
+                      "MPI_Fetch_and_op");
 }
 
 int rt_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, rt_type *datatype,
@@ -245,3 +252,48 @@ int rt_Compare_and_swap(const void *origin_addr, const void *compare_addr, void 
                     "MPI_Compare_and_swap");
 }
 
+
+/* The request-based forms: as above, in a passive-target epoch, with a request that
+ * completes when the origin's buffers may be reused (MPI_Rput, MPI_Raccumulate) or the
+ * result arrived (MPI_Rget, MPI_Rget_accumulate). */
+int rt_Rput(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
+            rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_win *win, rt_request **request)
+{
+    return rma_send(win, &(struct rma_args){.kind = RMA_PUT, .obuf = origin_addr, .ocount = origin_count,
+                                            .otype = origin_datatype, .target = target_rank, .disp = target_disp,
+                                            .tcount = target_count, .ttype = target_datatype, .req = request},
+                    "MPI_Rput");
+}
+
+int rt_Rget(void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
+            rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_win *win, rt_request **request)
+{
+    return rma_send(win, &(struct rma_args){.kind = RMA_GET, .rbuf = origin_addr, .rcount = origin_count,
+                                            .rtype = origin_datatype, .target = target_rank, .disp = target_disp,
+                                            .tcount = target_count, .ttype = target_datatype, .req = request},
+                    "MPI_Rget");
+}
+
+int rt_Raccumulate(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
+                   rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_op *op, rt_win *win,
+                   rt_request **request)
+{
+    return accumulate(win, &(struct rma_args){.kind = RMA_ACC, .obuf = origin_addr, .ocount = origin_count,
+                                              .otype = origin_datatype, .target = target_rank, .disp = target_disp,
+                                              .tcount = target_count, .ttype = target_datatype, .op = op,
+                                              .req = request},
+                      "MPI_Raccumulate");
+}
+
+int rt_Rget_accumulate(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, void *result_addr,
+                       rt_count result_count, rt_type *result_datatype, int target_rank, rt_aint target_disp,
+                       rt_count target_count, rt_type *target_datatype, rt_op *op, rt_win *win,
+                       rt_request **request)
+{
+    return accumulate(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = origin_count,
+                                              .otype = origin_datatype, .rbuf = result_addr, .rcount = result_count,
+                                              .rtype = result_datatype, .target = target_rank, .disp = target_disp,
+                                              .tcount = target_count, .ttype = target_datatype, .op = op,
+                                              .req = request},
+                      "MPI_Rget_accumulate");
+}
