@@ -68,7 +68,7 @@ static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm
     w->flavor = flavor;
     w->errh = (rt_errhandler *)rt_builtins[RT_B_ERRORS_ARE_FATAL];
     rt__obj_retain(&w->errh->obj);
-    if (info && info->n > 0 && !(w->info = rt__info_copy(info))) {
+    if (rt__win_hints_init(w, info) != RT_SUCCESS) {
         rt__win_destroy(&w->obj);
         rt__obj_release(&w->obj);
         return win_failed(&comm->obj, RT_ERR_NO_MEM, fn);
@@ -116,7 +116,7 @@ int rt_Win_allocate(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *com
     int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_ALLOCATE, &w, __func__);
     if (err)
         return err;
-    if (posix_memalign(&w->mem, 64, (size_t)(size > 0 ? size : 1)) != 0)
+    if (posix_memalign(&w->mem, w->align, (size_t)(size > 0 ? size : 1)) != 0)
         w->mem = NULL;
     if (!rt__all_ok(w->comm, w->mem != NULL, &err)) { /* all have the window, or none */
         rt__win_destroy(&w->obj);
@@ -268,28 +268,5 @@ int rt_Win_set_name(rt_win *win, const char *win_name)
 int rt_Win_get_name(rt_win *win, char *win_name, int *resultlen)
 {
     *resultlen = rt__copy_str(win_name, RT_MAX_OBJECT_NAME, win ? win->name : "MPI_WIN_NULL");
-    return RT_SUCCESS;
-}
-
-/* MPI_Win_set_info: the hints in info join the window's. */
-int rt_Win_set_info(rt_win *win, rt_info *info)
-{
-    if (!info || info->n == 0)
-        return RT_SUCCESS;
-    if (!win->info && !(win->info = rt__info_copy(NULL)))
-        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
-    for (int i = 0; i < info->n; i++)
-        if (rt__info_put(win->info, info->ent[i].key, info->ent[i].val) != RT_SUCCESS)
-            return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
-    return RT_SUCCESS;
-}
-
-/* MPI_Win_get_info: a new info object with the window's hints. */
-int rt_Win_get_info(rt_win *win, rt_info **info_used)
-{
-    rt_info *info = rt__info_copy(win->info);
-    if (!info)
-        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
-    *info_used = info;
     return RT_SUCCESS;
 }

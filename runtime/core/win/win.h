@@ -39,7 +39,9 @@ struct rt_win {
     rt_aint *shm_off;                /* rank r's part starts at shm + shm_off[r] */
     struct rt__win_region *attached; /* dynamic windows */
     int nattached;
-    rt_info *info;                   /* hints (owned), or NULL */
+    rt_info *info;                   /* the hints in force (owned; win_info.c) */
+    int no_locks;                    /* the no_locks hint: no passive-target epochs */
+    size_t align;                    /* MPI_Win_allocate(_shared): the memory's alignment */
     char name[RT_MAX_OBJECT_NAME];
     struct rt__attrs attrs;          /* cached attributes (attr_list.c, win_attr.c) */
     /* one-sided operations (win_rma.c, win_target.c, win_sync.c) */
@@ -69,6 +71,10 @@ struct rt_win {
 /* Releases what a window holds (memory, mapping, communicator, hints, handler); may run
  * twice (MPI_Win_free, then the object's destructor). */
 void rt__win_destroy(rt_obj *o);
+/* Sets w->info to the window hints in force for a new window of w->flavor: info's valid
+ * values, the standard's defaults for the others (unknown keys are dropped), and what they
+ * decide (no_locks, align). RT_SUCCESS or RT_ERR_NO_MEM. */
+int rt__win_hints_init(rt_win *w, const rt_info *info);
 /* Maps w's shared segment (the members' sizes known) and sets w->base; raises on
  * w->comm naming fn (RT_ERR_RMA_SHARED when the processes are not all on one node). */
 int rt__win_shm_map(rt_win *w, const char *fn);

@@ -17,6 +17,7 @@ struct rt__win_waiter {
 };
 
 static rt_win *windows; /* live windows with one-sided state, newest first */
+static int lockable;    /* of them, those that serve locks (no no_locks hint) */
 static int in_progress; /* rt__win_rma_progress is running (it may be reached again below) */
 
 int rt__win_rma_init(rt_win *w)
@@ -35,13 +36,16 @@ void rt__win_rma_open(rt_win *w)
     if (windows)
         windows->prev_win = w;
     windows = w;
-    rt__async_need(RT__NEED_RMA, 1); /* a passive target progresses while its process computes */
+    if (!w->no_locks && lockable++ == 0)
+        rt__async_need(RT__NEED_RMA, 1); /* a passive target progresses while its process computes */
 }
 
 void rt__win_rma_fini(rt_win *w)
 {
     if (!w->sent_to)
         return; /* never set up, or already gone */
+    if ((w->prev_win || windows == w) && !w->no_locks && --lockable == 0)
+        rt__async_need(RT__NEED_RMA, 0);
     if (w->prev_win)
         w->prev_win->next_win = w->next_win;
     else if (windows == w)
@@ -49,7 +53,6 @@ void rt__win_rma_fini(rt_win *w)
     if (w->next_win)
         w->next_win->prev_win = w->prev_win;
     w->next_win = w->prev_win = NULL;
-    rt__async_need(RT__NEED_RMA, windows != NULL);
     free(w->sent_to);
     free(w->locked);
     free(w->posts);
@@ -303,6 +306,9 @@ static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char
     if (assert & ~RT_MODE_NOCHECK)
         return rt_raise(&win->obj, RT_ERR_ASSERT, fn, "invalid assertion 'assert': %s knows MPI_MODE_NOCHECK only",
                         fn);
+    if (win->no_locks)
+        return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn,
+                        "the window was created with the hint no_locks = true: it takes no locks");
     if (rank == RT_PROC_NULL)
         return RT_SUCCESS;
     if (rank < 0 || rank >= win->comm->size)
