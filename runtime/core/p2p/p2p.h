@@ -182,6 +182,8 @@ struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take);
  * rank if its process has failed; else -1. Receives and blocking probes for source on comm
  * that no queued message matches then fail instead of waiting (docs/internals.md). */
 int rt__failed_peer(const rt_comm *comm, int source);
+/* How many processes of the job are known to have failed (grows when one does). */
+int rt__failures(void);
 /* Removes receive r from the posted queue (MPI_Cancel): 1 if it was there. */
 int rt__posted_cancel(rt_request *r);
 /* Removes send r from the queue of sends waiting for room: 1 if it was there. */

@@ -331,6 +331,11 @@ int rt__failed_peer(const rt_comm *comm, int source)
     return -1;
 }
 
+int rt__failures(void)
+{
+    return E.nfailed;
+}
+
 /* Fails MPI_ANY_SOURCE receive r because rank lost of its communicator failed (ULFM's
  * MPIX_ERR_PROC_FAILED_PENDING; a blocking call reports MPIX_ERR_PROC_FAILED). */
 static void fail_any_source(rt_request *r, int lost)

@@ -1,7 +1,7 @@
 /* win.c — RMA window objects: creation (create, allocate, allocate_shared, create_dynamic),
  * MPI_Win_free, attach/detach, shared queries, group, name, info and error handlers. */
 #include "info/info.h"
-#include "win.h"
+#include "win_rma.h"
 #include "attr/attr.h"
 #include "coll/coll.h"
 #include "comm/comm.h"
@@ -57,6 +57,8 @@ static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm
         rt__obj_release(&w->obj);
         return err; /* raised on comm by MPI_Comm_dup */
     }
+    rt__obj_release(&w->comm->errh->obj); /* its failures are raised on the window */
+    w->comm->errh = (rt_errhandler *)rt_builtins[RT_B_ERRORS_RETURN];
     if (rt__win_rma_init(w) != RT_SUCCESS) {
         rt__win_destroy(&w->obj);
         rt__obj_release(&w->obj);
@@ -220,6 +222,8 @@ int rt_Win_free(rt_win **win)
                                        "failed, or one-sided operations were pending there): the window stays");
     }
     err = rt__win_rma_settle(w); /* every epoch on w is over: replies may still be in flight */
+    if (err)
+        err = rt__rma_failed(w, err, RT_ANY_SOURCE, "MPI_Win_free");
     rt__win_destroy(&w->obj);
     rt__obj_release(&w->obj);
     *win = NULL;

@@ -57,6 +57,8 @@ struct rt_win {
     /* passive target, as target */
     int excl;                        /* rank holding the exclusive lock, or -1 */
     int shared;                      /* shared locks held */
+    signed char *holds;              /* the lock each rank holds here (1 shared, 2 exclusive) */
+    int broken;                      /* 1 + a rank that failed holding a lock here: no more locks */
     struct rt__win_waiter *waiting, *waiting_tail; /* lock requests not granted yet, in order */
     struct rt__win_ops tgt;          /* replies in flight */
     rt_request *in;                  /* an operation message being received (large) */

@@ -165,12 +165,12 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
     rt_request *rr = NULL, *sr = NULL;
     int err;
     if (h.reply_tag && (err = rt_Irecv(a->rbuf, a->rcount, a->rtype, a->target, h.reply_tag, w->comm, &rr)))
-        return free(msg), err;
+        return free(msg), rt__rma_failed(w, err, a->target, fn);
     if (rr && (err = rt__rma_keep(&w->rma, rr, NULL)))
         return free(msg), RT_ERR(w, err, "out of memory");
     int tag = passive ? TAG_PASSIVE : TAG_OP(w->epoch);
     if ((err = rt_Isend(msg, (rt_count)total, byte, a->target, tag, w->comm, &sr)))
-        return free(msg), err;
+        return free(msg), rt__rma_failed(w, err, a->target, fn);
     if ((err = rt__rma_keep(&w->rma, sr, msg)))
         return RT_ERR(w, err, "out of memory");
     if (!passive)

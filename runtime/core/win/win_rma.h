@@ -35,6 +35,9 @@ struct rma_blk {
 int rt__rma_keep(struct rt__win_ops *l, rt_request *r, void *buf);
 /* Waits for every request of l, freeing their buffers; the first error class, or RT_SUCCESS. */
 int rt__rma_finish(struct rt__win_ops *l);
+/* Raises err, a failure of w's own communication (with rank, or RT_ANY_SOURCE: some rank), on
+ * w naming fn, and the process that failed if one did; returns err. */
+int rt__rma_failed(rt_win *w, int err, int rank, const char *fn);
 /* Frees the buffers and requests of l that are complete, without progress. */
 void rt__rma_reap(struct rt__win_ops *l);
 /* A new reply tag of w. */

@@ -24,7 +24,8 @@ int rt__win_rma_init(rt_win *w)
 {
     int n = w->comm->size;
     if (!(w->sent_to = calloc((size_t)n, sizeof *w->sent_to)) || !(w->locked = calloc((size_t)n, 1)) ||
-        !(w->posts = calloc((size_t)n, sizeof *w->posts)) || !(w->completes = calloc((size_t)n, sizeof *w->completes)))
+        !(w->posts = calloc((size_t)n, sizeof *w->posts)) || !(w->completes = calloc((size_t)n, sizeof *w->completes)) ||
+        !(w->holds = calloc((size_t)n, 1)))
         return RT_ERR_NO_MEM;
     w->excl = -1;
     return RT_SUCCESS;
@@ -57,9 +58,10 @@ void rt__win_rma_fini(rt_win *w)
     free(w->locked);
     free(w->posts);
     free(w->completes);
+    free(w->holds);
     free(w->exposed);
     free(w->accessing);
-    w->sent_to = NULL, w->locked = NULL, w->posts = NULL, w->completes = NULL, w->exposed = NULL,
+    w->sent_to = NULL, w->locked = NULL, w->posts = NULL, w->completes = NULL, w->holds = NULL, w->exposed = NULL,
     w->accessing = NULL;
     while (w->waiting) {
         struct rt__win_waiter *x = w->waiting;
@@ -92,6 +94,20 @@ int rt__win_rma_idle(const rt_win *w)
         if (w->sent_to[r])
             return 0;
     return 1;
+}
+
+int rt__rma_failed(rt_win *w, int err, int rank, const char *fn)
+{
+    rt_Error_class(err, &err); /* a code raised on the private communicator: its class */
+    int failed = rank >= 0 ? rt__failed_peer(w->comm, rank) : -1;
+    if (failed < 0)
+        failed = rt__failed_peer(w->comm, RT_ANY_SOURCE);
+    if (failed >= 0)
+        return rt_raise(&w->obj, err, fn, "rank %d of the window has failed", failed);
+    if (rank >= 0)
+        return rt_raise(&w->obj, err, fn, "the window's communication with rank %d failed (%s)", rank,
+                        rt__class_string(err));
+    return rt_raise(&w->obj, err, fn, "the window's internal communication failed (%s)", rt__class_string(err));
 }
 
 /* Sum of int counters (the fence's count of operations per target). */
@@ -128,20 +144,20 @@ int rt_Win_fence(int assert, rt_win *win)
     for (int i = 0; i < expect; i++) { /* the operations aimed here, from every origin */
         rt_status st;
         if ((err = rt_Probe(RT_ANY_SOURCE, TAG_OP(win->epoch), c, &st)))
-            return err;
+            return rt__rma_failed(win, err, RT_ANY_SOURCE, "MPI_Win_fence");
         char *msg = malloc(st.count > 0 ? (size_t)st.count : 1);
         if (!msg)
             return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
         if ((err = rt_Recv(msg, st.count, (rt_type *)rt_builtins[RT_B_BYTE], st.source, TAG_OP(win->epoch), c, &st)))
-            return free(msg), err;
+            return free(msg), rt__rma_failed(win, err, st.source, "MPI_Win_fence");
         err = rt__rma_apply(win, msg, st.source, "MPI_Win_fence");
         first = first ? first : err;
         free(msg);
     }
     err = rt__rma_finish(&win->rma);
-    first = first ? first : err;
-    err = rt__rma_finish(&win->tgt);
-    first = first ? first : err;
+    err = err ? err : rt__rma_finish(&win->tgt);
+    if (err && !first)
+        first = rt__rma_failed(win, err, RT_ANY_SOURCE, "MPI_Win_fence");
     memset(win->sent_to, 0, sizeof *win->sent_to * (size_t)n);
     win->epoch++;
     win->fence_open = !(assert & RT_MODE_NOSUCCEED);
@@ -159,8 +175,13 @@ static void reply(rt_win *w, int dst, int tag, int v)
     if (!buf)
         rt__fatal("out of memory answering a one-sided lock request");
     *buf = v;
-    if (rt_Isend(buf, (rt_count)sizeof *buf, (rt_type *)rt_builtins[RT_B_BYTE], dst, tag, w->comm, &r) ||
-        rt__rma_keep(&w->tgt, r, buf))
+    if (rt_Isend(buf, (rt_count)sizeof *buf, (rt_type *)rt_builtins[RT_B_BYTE], dst, tag, w->comm, &r)) {
+        free(buf);
+        if (rt__failed_peer(w->comm, dst) < 0)
+            rt__fatal("cannot answer a one-sided lock request");
+        return; /* dst has failed: no one waits for the answer */
+    }
+    if (rt__rma_keep(&w->tgt, r, buf))
         rt__fatal("cannot answer a one-sided lock request");
 }
 
@@ -175,6 +196,7 @@ static void take_lock(rt_win *w, int src, int type, int tag)
         w->excl = src;
     else
         w->shared++;
+    w->holds[src] = type == RT_LOCK_EXCLUSIVE ? 2 : 1;
     reply(w, src, tag, 1);
 }
 
@@ -198,6 +220,10 @@ static void handle(rt_win *w, char *msg, int src)
     struct rma_hdr h;
     memcpy(&h, msg, sizeof h);
     if (h.kind == RMA_LOCK) {
+        if (w->broken) { /* a holder failed: what it protected may be half written */
+            reply(w, src, h.reply_tag, -w->broken);
+            return;
+        }
         if (!w->waiting && grantable(w, h.op)) {
             take_lock(w, src, h.op, h.reply_tag);
             return;
@@ -216,6 +242,8 @@ static void handle(rt_win *w, char *msg, int src)
             w->excl = -1;
         else if (h.op == RT_LOCK_SHARED && w->shared > 0)
             w->shared--;
+        if (h.op)
+            w->holds[src] = 0;
         reply(w, src, h.reply_tag, 1);
         grant_waiting(w);
     } else if (h.kind == RMA_FLUSH) {
@@ -256,39 +284,87 @@ static int drain(rt_win *w)
     }
 }
 
+/* After a process failure: the locks failed processes held at w are released and w takes
+ * no more (w->broken); the lock requests waiting are refused (answer -w->broken), those of
+ * failed processes dropped. */
+static void drop_failed(rt_win *w)
+{
+    for (int r = 0; r < w->comm->size; r++) {
+        if (!w->holds[r] || rt__failed_peer(w->comm, r) < 0)
+            continue;
+        if (w->holds[r] == 2)
+            w->excl = -1;
+        else
+            w->shared--;
+        w->holds[r] = 0;
+        w->broken = 1 + r;
+    }
+    struct rt__win_waiter *keep = NULL, **tail = &keep;
+    w->waiting_tail = NULL;
+    for (struct rt__win_waiter *x = w->waiting, *next; x; x = next) {
+        next = x->next;
+        if (rt__failed_peer(w->comm, x->src) >= 0 || w->broken) {
+            if (w->broken)
+                reply(w, x->src, x->reply_tag, -w->broken);
+            free(x);
+            continue;
+        }
+        x->next = NULL;
+        *tail = w->waiting_tail = x;
+        tail = &x->next;
+    }
+    w->waiting = keep;
+    grant_waiting(w);
+}
+
 int rt__win_rma_progress(void)
 {
+    static int failures_seen;
     if (in_progress || !windows)
         return 0;
     in_progress = 1;
-    int n = 0;
+    int n = 0, failures = rt__failures();
     for (rt_win *w = windows; w; w = w->next_win) {
+        if (failures != failures_seen)
+            drop_failed(w);
         n += drain(w);
         rt__rma_reap(&w->tgt);
     }
+    failures_seen = failures;
     in_progress = 0;
     return n;
 }
 
 /* ------------------------------------------------------------ passive target: the origin */
 
-/* Sends control message kind (op: a lock type) to rank and waits for its one-int reply. */
-static int control(rt_win *w, int kind, int op, int rank)
+/* Sends control message kind (op: a lock type) to rank and waits for its one-int reply
+ * (*answer); failures raised on w naming fn. */
+static int control(rt_win *w, int kind, int op, int rank, int *answer, const char *fn)
 {
     struct rma_hdr h = {.kind = kind, .op = op, .basic = -1, .reply_tag = rt__rma_reply_tag(w)};
     rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
-    int answer = 0, err;
+    int err;
     rt_request *rr = NULL, *sr = NULL;
-    if ((err = rt_Irecv(&answer, (rt_count)sizeof answer, byte, rank, h.reply_tag, w->comm, &rr)))
-        return err;
+    *answer = 0;
+    if ((err = rt_Irecv(answer, (rt_count)sizeof *answer, byte, rank, h.reply_tag, w->comm, &rr)))
+        return rt__rma_failed(w, err, rank, fn);
     if ((err = rt_Isend(&h, (rt_count)sizeof h, byte, rank, TAG_PASSIVE, w->comm, &sr))) {
         rt_Cancel(rr);
         rt_Wait(&rr, NULL);
-        return err;
+        return rt__rma_failed(w, err, rank, fn);
     }
     err = rt_Wait(&sr, NULL);
     int e2 = rt_Wait(&rr, NULL);
-    return err ? err : e2;
+    err = err ? err : e2;
+    return err ? rt__rma_failed(w, err, rank, fn) : RT_SUCCESS;
+}
+
+/* Completes w's operations as an origin after a call at rank whose own result is err (raised
+ * already if set); a failure among them is raised on w naming fn. */
+static int finish_ops(rt_win *w, int err, int rank, const char *fn)
+{
+    int e2 = rt__rma_finish(&w->rma);
+    return err ? err : e2 ? rt__rma_failed(w, e2, rank, fn) : RT_SUCCESS;
 }
 
 static int bad_rank(rt_win *w, int rank, const char *fn)
@@ -315,9 +391,14 @@ static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char
         return bad_rank(win, rank, fn);
     if (win->locked[rank] || win->lock_all)
         return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is locked at rank %d already", rank);
-    int err = assert & RT_MODE_NOCHECK ? RT_SUCCESS : control(win, RMA_LOCK, lock_type, rank);
+    int answer = 1;
+    int err = assert & RT_MODE_NOCHECK ? RT_SUCCESS : control(win, RMA_LOCK, lock_type, rank, &answer, fn);
     if (err)
         return err;
+    if (answer < 0)
+        return rt_raise(&win->obj, RT_X_ERR_PROC_FAILED, fn,
+                        "rank %d of the window failed holding a lock at rank %d: that lock is granted no more",
+                        -answer - 1, rank);
     int code = lock_type == RT_LOCK_EXCLUSIVE ? 2 : 1;
     win->locked[rank] = (signed char)(assert & RT_MODE_NOCHECK ? -code : code);
     win->nlocked++;
@@ -359,11 +440,11 @@ static int unlock_one(int rank, rt_win *win, const char *fn)
     if (!epoch_at(win, rank, fn, &err))
         return err;
     int nocheck, type = held_type(win, rank, &nocheck);
-    err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank); /* after every operation sent to it */
+    int answer;
+    err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank, &answer, fn); /* after every operation sent to it */
     win->locked[rank] = 0;
     win->nlocked--;
-    int e2 = rt__rma_finish(&win->rma);
-    return err ? err : e2;
+    return finish_ops(win, err, rank, fn);
 }
 
 int rt_Win_lock(int lock_type, int rank, int assert, rt_win *win)
@@ -414,9 +495,9 @@ static int flush_one(int rank, rt_win *win, const char *fn)
     int err;
     if (!epoch_at(win, rank, fn, &err))
         return err;
-    err = control(win, RMA_FLUSH, 0, rank);
-    int e2 = rt__rma_finish(&win->rma);
-    return err ? err : e2;
+    int answer;
+    err = control(win, RMA_FLUSH, 0, rank, &answer, fn);
+    return finish_ops(win, err, rank, fn);
 }
 
 int rt_Win_flush(int rank, rt_win *win)
@@ -441,14 +522,14 @@ int rt_Win_flush_local(int rank, rt_win *win)
     int err;
     if (!epoch_at(win, rank, "MPI_Win_flush_local", &err))
         return err;
-    return rt__rma_finish(&win->rma);
+    return finish_ops(win, RT_SUCCESS, rank, "MPI_Win_flush_local");
 }
 
 int rt_Win_flush_local_all(rt_win *win)
 {
     if (!win->nlocked)
         return RT_ERR(win, RT_ERR_RMA_SYNC, "no passive-target epoch is open on the window");
-    return rt__rma_finish(&win->rma);
+    return finish_ops(win, RT_SUCCESS, RT_ANY_SOURCE, "MPI_Win_flush_local_all");
 }
 
 /* The window's memory as this process sees it agrees with what other processes stored: a
@@ -492,7 +573,7 @@ static int notice(rt_win *w, int kind, int rank)
     *h = (struct rma_hdr){.kind = kind, .op = -1, .basic = -1};
     int err = rt_Isend(h, (rt_count)sizeof *h, (rt_type *)rt_builtins[RT_B_BYTE], rank, TAG_PASSIVE, w->comm, &r);
     if (err)
-        return free(h), err;
+        return free(h), rt__rma_failed(w, err, rank, kind == RMA_POST ? "MPI_Win_post" : "MPI_Win_complete");
     if ((err = rt__rma_keep(&w->tgt, r, h)))
         return RT_ERR(w, err, "out of memory");
     return RT_SUCCESS;
@@ -576,8 +657,7 @@ int rt_Win_complete(rt_win *win)
     }
     free(win->accessing);
     win->accessing = NULL;
-    int err = rt__rma_finish(&win->rma);
-    return first ? first : err;
+    return finish_ops(win, first, RT_ANY_SOURCE, "MPI_Win_complete");
 }
 
 static void end_exposure(rt_win *win)
