@@ -34,10 +34,20 @@
 # 20 on 8 ranks and 10 on 16, both oversubscribed on 2 cores): its wall time in seconds, on
 # shared memory and on TCP (SWITCHYARD_TRANSPORT=tcp; MPICH with UCX_TLS=tcp, Open MPI with the
 # ob1 pml and tcp btl).
+# In the default list too: rma (bench/rma.c, compiled with -Wall -Wextra -Werror: one-sided latency
+# of MPI_Put, MPI_Get, MPI_Accumulate 8 B to 4 KiB, MPI_Fetch_and_op and MPI_Compare_and_swap 8 B, each
+# under lock/unlock, lock_all + flush and fence per operation, and put/get bandwidth 8 B to 4 MiB with
+# 64 operations per flush, on MPI_Win_allocate windows; ranks 2k -> 2k+1 all at once, on 2 and 8 ranks,
+# the latter oversubscribed on 2 cores, where Debian's MPICH, busy-polling, crawls: its job is stopped
+# at BENCH_LIMIT and keeps the figures it printed; the program checks its results and aborts on a
+# wrong one). Open MPI runs it with OMPI_MCA_osc=sm: its default osc rdma segfaults (MPI_Compare_and_swap
+# under MPI_Win_lock, 2 ranks).
 # BENCHES=none runs none of these (with OSU or IMB).
 # OSU=DIR runs the OSU micro-benchmarks built by the user against each MPI: DIR/switchyard,
 # DIR/mpich and DIR/openmpi each hold (at any depth) the osu_* binaries built with that MPI's
-# compiler; OSU_TESTS (default osu_latency osu_bw osu_mbw_mr) picks them, each run once on
+# compiler; OSU_TESTS (default osu_latency osu_bw osu_mbw_mr; the one-sided ones work too:
+# osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_acc_latency osu_fop_latency
+# osu_cas_latency, with e.g. OSU_ARGS="-w allocate -s flush") picks them, each run once on
 # OSU_NP ranks (default 2) with OSU_ARGS (default none) and that MPI's launcher, its output
 # printed under a header (their own figures: not REPEATed, no ratios).
 # IMB=DIR does the same for DIR/<impl>/IMB-MPI1 with IMB_ARGS (default PingPong Sendrecv
@@ -66,7 +76,7 @@ rotation() { # rotation R: the three MPIs in the order of run R (why: the generi
     0) echo "openmpi switchyard mpich" ;;
     esac
 }
-for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; do
+for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt rma}; do
     [ $bench = none ] && continue
     if [ $bench = stress ]; then # all-to-all of 0-4 MiB on 8 and 16 ranks: wall seconds
         "$B/bin/mpicc" -O2 -o "$out/stress_switchyard" tests/c/p2p_alltoall_stress.c
@@ -201,13 +211,19 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; 
         python3 bench/report.py "$out" footprint switchyard mpich openmpi
         continue
     fi
-    "$B/bin/mpicc" -O2 -Wno-stringop-overflow -o "$out/${bench}_switchyard" bench/$bench.c
-    mpicc.mpich -O2 -Wno-stringop-overflow -o "$out/${bench}_mpich" bench/$bench.c
-    mpicc.openmpi -O2 -o "$out/${bench}_openmpi" bench/$bench.c
+    warn=""
+    [ $bench = rma ] && warn="-Wall -Wextra -Werror"
+    "$B/bin/mpicc" -O2 $warn -Wno-stringop-overflow -o "$out/${bench}_switchyard" bench/$bench.c
+    mpicc.mpich -O2 $warn -Wno-stringop-overflow -o "$out/${bench}_mpich" bench/$bench.c
+    mpicc.openmpi -O2 $warn -o "$out/${bench}_openmpi" bench/$bench.c
     ranks=2
     [ $bench = coll ] && ranks="2 4"
     [ $bench = attr ] && ranks=1
     [ $bench = mbw_mr ] && ranks="2 4 8"
+    [ $bench = rma ] && ranks="2 8"
+    # rma: Open MPI's default one-sided component (osc rdma over btl vader) segfaults in
+    # MPI_Compare_and_swap under MPI_Win_lock on 2 ranks; its shared-memory one (sm) works
+    [ $bench = rma ] && export OMPI_MCA_osc=sm
     rm -f "$out/$bench".*.txt
     r=1
     while [ $r -le $REPEAT ]; do
@@ -226,6 +242,7 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt}; 
     done
     echo "== $bench, $REPEAT runs"
     python3 bench/report.py "$out" $bench switchyard mpich openmpi
+    [ $bench != rma ] || unset OMPI_MCA_osc
 done
 
 # The user's own builds of the OSU micro-benchmarks and of the Intel MPI Benchmarks, if given.
