@@ -53,6 +53,8 @@ static int walk(const struct rt__layout *l, int64_t off, struct blocks *bl)
 /* count elements of t from byte off as blocks; -1 when out of memory. */
 static int blocks_of(const rt_type *t, rt_count count, int64_t off, struct blocks *bl)
 {
+    if (rt__type_contig(t)) /* one run: a block, not one per element */
+        return add_block(bl, off, count * t->size);
     for (rt_count e = 0; e < count; e++)
         if (walk(t->lay, off + e * t->extent, bl))
             return -1;
