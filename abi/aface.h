@@ -25,6 +25,9 @@ extern int af_backend;
 void (*afb_closure(ffi_cif *cif, void (*handler)(ffi_cif *, void *, void **, void *), void (*fn)(void)))(void);
 /* The backend library's path and SWITCHYARD_ABI_BACKEND's value (backend.c). */
 extern const char *afb_lib_path, *afb_lib_choice;
+/* Open MPI loaded as lib: its plugins that call MPI by name (mca_osc_pt2pt.so: PMPI_Op_f2c)
+ * are loaded now, bound to it, before it loads them (backend_components.c). */
+void afb_bind_components(void *lib);
 /* A user handle of class T ("Comm", "Type", ...) to an int and back through the backend's own
  * MPI_<T>_c2f / _f2c, offset past the standard's predefined values (backend.c). */
 int afb_c2f(const char *T, void *h);

@@ -59,6 +59,8 @@ __attribute__((constructor)) static void afb_choose(void)
         exit(1);
     }
     int kind = dlsym(lib, "ompi_mpi_comm_world") ? AF_BACKEND_OPENMPI : AF_BACKEND_MPICH;
+    if (kind == AF_BACKEND_OPENMPI)
+        afb_bind_components(lib);
     if (!(kind == AF_BACKEND_OPENMPI ? afbo_resolve(lib) : afbm_resolve(lib))) {
         fprintf(stderr, "libmpi_abi: %s (SWITCHYARD_ABI_BACKEND=%s) lacks PMPI_Init or PMPI_Comm_size: "
                 "not an MPI library\n", path, v);

@@ -98,15 +98,18 @@ int main(int argc, char **argv)
         CHECK(mem[0] == size, "counter %d, not %d", mem[0], size);
     CHECK_SUCCESS(MPI_Win_unlock(rank, w));
 
-    /* outside a passive-target epoch, even in a fence epoch: MPI_ERR_RMA_SYNC */
-    CHECK_SUCCESS(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
-    CHECK_SUCCESS(MPI_Win_fence(0, w));
-    r = MPI_REQUEST_NULL;
-    int err = MPI_Rput(vals, 1, MPI_INT, next, 30, 1, MPI_INT, w, &r);
-    CHECK_ERR(err, MPI_ERR_RMA_SYNC, "MPI_Rput", "passive");
-    err = MPI_Rget(got, 1, MPI_INT, next, 30, 1, MPI_INT, w, &r);
-    CHECK_ERR(err, MPI_ERR_RMA_SYNC, "MPI_Rget");
-    CHECK_SUCCESS(MPI_Win_fence(0, w));
+    /* outside a passive-target epoch, even in a fence epoch: MPI_ERR_RMA_SYNC (MPICH 4.0.2 and
+     * Open MPI 4.1.4 do not check: the program is erroneous) */
+    if (CHECK_SWITCHYARD) {
+        CHECK_SUCCESS(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
+        CHECK_SUCCESS(MPI_Win_fence(0, w));
+        r = MPI_REQUEST_NULL;
+        int err = MPI_Rput(vals, 1, MPI_INT, next, 30, 1, MPI_INT, w, &r);
+        CHECK_ERR(err, MPI_ERR_RMA_SYNC, "MPI_Rput", "passive");
+        err = MPI_Rget(got, 1, MPI_INT, next, 30, 1, MPI_INT, w, &r);
+        CHECK_ERR(err, MPI_ERR_RMA_SYNC, "MPI_Rget");
+        CHECK_SUCCESS(MPI_Win_fence(0, w));
+    }
     CHECK_SUCCESS(MPI_Win_free(&w));
     if (rank == 0)
         printf("rma_request: request-based one-sided operations right on %d ranks\n", size);
