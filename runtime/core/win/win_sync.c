@@ -337,26 +337,43 @@ int rt__win_rma_progress(void)
 
 /* ------------------------------------------------------------ passive target: the origin */
 
-/* Sends control message kind (op: a lock type) to rank and waits for its one-int reply
- * (*answer); failures raised on w naming fn. */
+/* Sends control message kind (op: a lock type) to each of ranks[0..n) at once and waits for
+ * their one-int replies (answers[i]; 0 where none came); failures raised on w naming fn. */
+static int control_many(rt_win *w, int kind, int op, const int *ranks, int n, int *answers, const char *fn)
+{
+    rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
+    struct rma_hdr *h = malloc(sizeof *h * (size_t)(n > 0 ? n : 1));
+    rt_request **rr = calloc((size_t)(2 * n + 1), sizeof *rr), **sr = rr + n;
+    if (!h || !rr)
+        return free(h), free(rr), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    int err = RT_SUCCESS, bad = RT_ANY_SOURCE, started = 0;
+    for (; started < n; started++) {
+        int i = started;
+        answers[i] = 0;
+        h[i] = (struct rma_hdr){.kind = kind, .op = op, .basic = -1, .reply_tag = rt__rma_reply_tag(w)};
+        if ((err = rt_Irecv(&answers[i], (rt_count)sizeof *answers, byte, ranks[i], h[i].reply_tag, w->comm, &rr[i])))
+            break;
+        if ((err = rt_Isend(&h[i], (rt_count)sizeof h[i], byte, ranks[i], TAG_PASSIVE, w->comm, &sr[i]))) {
+            rt_Cancel(rr[i]);
+            rt_Wait(&rr[i], NULL);
+            break;
+        }
+    }
+    if (err)
+        bad = ranks[started];
+    for (int i = 0; i < started; i++) { /* the requests sent are answered, even after a failure */
+        int e = rt_Wait(&sr[i], NULL), e2 = rt_Wait(&rr[i], NULL);
+        if ((e || e2) && !err)
+            err = e ? e : e2, bad = ranks[i];
+    }
+    free(h);
+    free(rr);
+    return err ? rt__rma_failed(w, err, bad, fn) : RT_SUCCESS;
+}
+
 static int control(rt_win *w, int kind, int op, int rank, int *answer, const char *fn)
 {
-    struct rma_hdr h = {.kind = kind, .op = op, .basic = -1, .reply_tag = rt__rma_reply_tag(w)};
-    rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
-    int err;
-    rt_request *rr = NULL, *sr = NULL;
-    *answer = 0;
-    if ((err = rt_Irecv(answer, (rt_count)sizeof *answer, byte, rank, h.reply_tag, w->comm, &rr)))
-        return rt__rma_failed(w, err, rank, fn);
-    if ((err = rt_Isend(&h, (rt_count)sizeof h, byte, rank, TAG_PASSIVE, w->comm, &sr))) {
-        rt_Cancel(rr);
-        rt_Wait(&rr, NULL);
-        return rt__rma_failed(w, err, rank, fn);
-    }
-    err = rt_Wait(&sr, NULL);
-    int e2 = rt_Wait(&rr, NULL);
-    err = err ? err : e2;
-    return err ? rt__rma_failed(w, err, rank, fn) : RT_SUCCESS;
+    return control_many(w, kind, op, &rank, 1, answer, fn);
 }
 
 /* Completes w's operations as an origin after a call at rank whose own result is err (raised
@@ -459,33 +476,67 @@ int rt_Win_unlock(int rank, rt_win *win)
     return unlock_one(rank, win, "MPI_Win_unlock");
 }
 
-int rt_Win_lock_all(int assert, rt_win *win)
+/* The ranks at which win holds a passive-target epoch, into list (comm->size ints); how many. */
+static int passive_ranks(const rt_win *win, int *list)
 {
-    if (win->lock_all || win->nlocked)
-        return RT_ERR(win, RT_ERR_RMA_SYNC, "the window is locked already");
-    for (int r = 0; r < win->comm->size; r++) {
-        int err = lock_one(RT_LOCK_SHARED, r, assert, win, "MPI_Win_lock_all");
-        if (err) {
-            while (--r >= 0)
-                unlock_one(r, win, "MPI_Win_lock_all");
-            return err;
-        }
-    }
-    win->lock_all = 1;
-    return RT_SUCCESS;
+    int n = 0;
+    for (int r = 0; r < win->comm->size; r++)
+        if (passive(win, r))
+            list[n++] = r;
+    return n;
 }
 
+/* The lock requests of MPI_Win_lock_all go out at once, then their grants are awaited. */
+int rt_Win_lock_all(int assert, rt_win *win)
+{
+    if (assert & ~RT_MODE_NOCHECK)
+        return RT_ERR(win, RT_ERR_ASSERT, "invalid assertion 'assert': MPI_Win_lock_all knows MPI_MODE_NOCHECK only");
+    if (win->no_locks)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "the window was created with the hint no_locks = true: it takes no locks");
+    if (win->lock_all || win->nlocked)
+        return RT_ERR(win, RT_ERR_RMA_SYNC, "the window is locked already");
+    int n = win->comm->size, err = RT_SUCCESS, *ranks = malloc(sizeof *ranks * 2 * (size_t)n), *answers = ranks + n;
+    if (!ranks)
+        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    for (int r = 0; r < n; r++)
+        ranks[r] = r, answers[r] = 1;
+    if (!(assert & RT_MODE_NOCHECK))
+        err = control_many(win, RMA_LOCK, RT_LOCK_SHARED, ranks, n, answers, "MPI_Win_lock_all");
+    for (int r = 0; r < n; r++)
+        if (answers[r] == 1) {
+            win->locked[r] = (signed char)(assert & RT_MODE_NOCHECK ? -1 : 1);
+            win->nlocked++;
+        } else if (answers[r] < 0 && !err) {
+            err = rt_raise(&win->obj, RT_X_ERR_PROC_FAILED, "MPI_Win_lock_all",
+                           "rank %d of the window failed holding a lock at rank %d: that lock is granted no more",
+                           -answers[r] - 1, r);
+        }
+    free(ranks);
+    if (!err) {
+        win->lock_all = 1;
+        return RT_SUCCESS;
+    }
+    for (int r = 0; r < n; r++) /* the locks granted are given back */
+        if (win->locked[r])
+            unlock_one(r, win, "MPI_Win_lock_all");
+    return err;
+}
+
+/* The unlocks of MPI_Win_unlock_all go out at once; then the operations complete. */
 int rt_Win_unlock_all(rt_win *win)
 {
     if (!win->lock_all)
         return RT_ERR(win, RT_ERR_RMA_SYNC, "no MPI_Win_lock_all epoch is open on the window");
-    int first = RT_SUCCESS;
+    int n = win->comm->size, *ranks = malloc(sizeof *ranks * 2 * (size_t)n), *answers = ranks + n;
+    if (!ranks)
+        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    int nocheck = win->locked[0] < 0, k = passive_ranks(win, ranks);
+    int err = control_many(win, RMA_UNLOCK, nocheck ? 0 : RT_LOCK_SHARED, ranks, k, answers, "MPI_Win_unlock_all");
+    free(ranks);
+    memset(win->locked, 0, (size_t)n);
+    win->nlocked = 0;
     win->lock_all = 0;
-    for (int r = 0; r < win->comm->size; r++) {
-        int err = unlock_one(r, win, "MPI_Win_unlock_all");
-        first = first ? first : err;
-    }
-    return first;
+    return finish_ops(win, err, RT_ANY_SOURCE, "MPI_Win_unlock_all");
 }
 
 /* MPI_Win_flush: every operation sent to rank is complete there (the target acknowledges
@@ -505,15 +556,16 @@ int rt_Win_flush(int rank, rt_win *win)
     return flush_one(rank, win, "MPI_Win_flush");
 }
 
+/* The flushes of MPI_Win_flush_all go out at once. */
 int rt_Win_flush_all(rt_win *win)
 {
-    int first = RT_SUCCESS;
-    for (int r = 0; r < win->comm->size; r++)
-        if (passive(win, r)) {
-            int err = flush_one(r, win, "MPI_Win_flush_all");
-            first = first ? first : err;
-        }
-    return first;
+    int n = win->comm->size, *ranks = malloc(sizeof *ranks * 2 * (size_t)n), *answers = ranks + n;
+    if (!ranks)
+        return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
+    int k = passive_ranks(win, ranks);
+    int err = control_many(win, RMA_FLUSH, 0, ranks, k, answers, "MPI_Win_flush_all");
+    free(ranks);
+    return finish_ops(win, err, RT_ANY_SOURCE, "MPI_Win_flush_all");
 }
 
 /* Local completion: the operations' buffers may be reused (gets have their data). */
