@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A window hint: its default, and whether a value is valid for it. */
+/* A window hint: its default, whether a value is valid for it, the windows it is for. */
 struct hint {
     const char *key, *dflt;
     int (*valid)(const char *v);
     int at_creation_only; /* MPI_Win_set_info cannot change it */
+    int for_memory;       /* ALL windows, ALLOCATED (memory from MPI), SHARED ones */
 };
+enum { ALL, ALLOCATED, SHARED };
 
 static int boolean(const char *v)
 {
@@ -48,13 +50,13 @@ static int alignment(const char *v)
 }
 
 static const struct hint hints[] = {
-    {"no_locks", "false", boolean, 1}, /* fixed: it decides whether the window serves locks */
-    {"accumulate_ordering", "rar,raw,war,waw", ordering, 0},
-    {"accumulate_ops", "same_op_no_op", acc_ops, 0},
-    {"same_size", "false", boolean, 0},
-    {"same_disp_unit", "false", boolean, 0},
-    {"alloc_shared_noncontig", "false", boolean, 1},
-    {"mpi_minimum_memory_alignment", "64", alignment, 1},
+    {"no_locks", "false", boolean, 1, ALL}, /* fixed: it decides whether the window serves locks */
+    {"accumulate_ordering", "rar,raw,war,waw", ordering, 0, ALL},
+    {"accumulate_ops", "same_op_no_op", acc_ops, 0, ALL},
+    {"same_size", "false", boolean, 0, ALL},
+    {"same_disp_unit", "false", boolean, 0, ALL},
+    {"alloc_shared_noncontig", "false", boolean, 1, SHARED},
+    {"mpi_minimum_memory_alignment", "64", alignment, 1, ALLOCATED},
 };
 
 /* The value of key in info, or NULL. */
@@ -69,11 +71,8 @@ static const char *value_of(const rt_info *info, const char *key)
 /* Whether hint h applies to windows of flavor f. */
 static int applies(const struct hint *h, int f)
 {
-    if (strcmp(h->key, "alloc_shared_noncontig") == 0)
-        return f == RT_WIN_FLAVOR_SHARED;
-    if (strcmp(h->key, "mpi_minimum_memory_alignment") == 0)
-        return f == RT_WIN_FLAVOR_ALLOCATE || f == RT_WIN_FLAVOR_SHARED;
-    return 1;
+    return h->for_memory == ALL || f == RT_WIN_FLAVOR_SHARED ||
+           (h->for_memory == ALLOCATED && f == RT_WIN_FLAVOR_ALLOCATE);
 }
 
 /* Copies the valid values of info's window hints into w->info (creating: all of them, else

@@ -342,10 +342,13 @@ int rt__win_rma_progress(void)
 static int control_many(rt_win *w, int kind, int op, const int *ranks, int n, int *answers, const char *fn)
 {
     rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
-    struct rma_hdr *h = malloc(sizeof *h * (size_t)(n > 0 ? n : 1));
-    rt_request **rr = calloc((size_t)(2 * n + 1), sizeof *rr), **sr = rr + n;
-    if (!h || !rr)
-        return free(h), free(rr), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    struct rma_hdr h1, *h = n <= 1 ? &h1 : malloc(sizeof *h * (size_t)n); /* one rank: no allocation */
+    rt_request *r1[2] = {NULL, NULL}, **rr = n <= 1 ? r1 : calloc((size_t)(2 * n), sizeof *rr), **sr = rr + n;
+    if (!h || !rr) {
+        if (n > 1)
+            free(h), free(rr);
+        return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    }
     int err = RT_SUCCESS, bad = RT_ANY_SOURCE, started = 0;
     for (; started < n; started++) {
         int i = started;
@@ -366,8 +369,8 @@ static int control_many(rt_win *w, int kind, int op, const int *ranks, int n, in
         if ((e || e2) && !err)
             err = e ? e : e2, bad = ranks[i];
     }
-    free(h);
-    free(rr);
+    if (n > 1)
+        free(h), free(rr);
     return err ? rt__rma_failed(w, err, bad, fn) : RT_SUCCESS;
 }
 
@@ -391,17 +394,26 @@ static int bad_rank(rt_win *w, int rank, const char *fn)
                     rt__rank_text(rank, (char[16]){0}, 16), n, n == 1 ? "" : "es");
 }
 
-static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char *fn)
+/* The checks MPI_Win_lock and MPI_Win_lock_all share: the assertion, the no_locks hint. */
+static int lock_refused(rt_win *win, int assert, const char *fn)
 {
-    if (lock_type != RT_LOCK_SHARED && lock_type != RT_LOCK_EXCLUSIVE)
-        return rt_raise(&win->obj, RT_ERR_LOCKTYPE, fn,
-                        "invalid lock type 'lock_type' = %d: MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE", lock_type);
     if (assert & ~RT_MODE_NOCHECK)
         return rt_raise(&win->obj, RT_ERR_ASSERT, fn, "invalid assertion 'assert': %s knows MPI_MODE_NOCHECK only",
                         fn);
     if (win->no_locks)
         return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn,
                         "the window was created with the hint no_locks = true: it takes no locks");
+    return RT_SUCCESS;
+}
+
+static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char *fn)
+{
+    if (lock_type != RT_LOCK_SHARED && lock_type != RT_LOCK_EXCLUSIVE)
+        return rt_raise(&win->obj, RT_ERR_LOCKTYPE, fn,
+                        "invalid lock type 'lock_type' = %d: MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE", lock_type);
+    int err = lock_refused(win, assert, fn);
+    if (err)
+        return err;
     if (rank == RT_PROC_NULL)
         return RT_SUCCESS;
     if (rank < 0 || rank >= win->comm->size)
@@ -409,7 +421,7 @@ static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char
     if (win->locked[rank] || win->lock_all)
         return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is locked at rank %d already", rank);
     int answer = 1;
-    int err = assert & RT_MODE_NOCHECK ? RT_SUCCESS : control(win, RMA_LOCK, lock_type, rank, &answer, fn);
+    err = assert & RT_MODE_NOCHECK ? RT_SUCCESS : control(win, RMA_LOCK, lock_type, rank, &answer, fn);
     if (err)
         return err;
     if (answer < 0)
@@ -489,13 +501,12 @@ static int passive_ranks(const rt_win *win, int *list)
 /* The lock requests of MPI_Win_lock_all go out at once, then their grants are awaited. */
 int rt_Win_lock_all(int assert, rt_win *win)
 {
-    if (assert & ~RT_MODE_NOCHECK)
-        return RT_ERR(win, RT_ERR_ASSERT, "invalid assertion 'assert': MPI_Win_lock_all knows MPI_MODE_NOCHECK only");
-    if (win->no_locks)
-        return RT_ERR(win, RT_ERR_RMA_SYNC, "the window was created with the hint no_locks = true: it takes no locks");
+    int err = lock_refused(win, assert, "MPI_Win_lock_all");
+    if (err)
+        return err;
     if (win->lock_all || win->nlocked)
         return RT_ERR(win, RT_ERR_RMA_SYNC, "the window is locked already");
-    int n = win->comm->size, err = RT_SUCCESS, *ranks = malloc(sizeof *ranks * 2 * (size_t)n), *answers = ranks + n;
+    int n = win->comm->size, *ranks = malloc(sizeof *ranks * 2 * (size_t)n), *answers = ranks + n;
     if (!ranks)
         return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
     for (int r = 0; r < n; r++)
