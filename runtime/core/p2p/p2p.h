@@ -182,6 +182,11 @@ struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take);
  * rank if its process has failed; else -1. Receives and blocking probes for source on comm
  * that no queued message matches then fail instead of waiting (docs/internals.md). */
 int rt__failed_peer(const rt_comm *comm, int source);
+/* 1 when world rank w is this process or reached through shared memory (so memory it maps
+ * can be shared with it), else 0. */
+int rt__peer_shares_memory(int w);
+/* Asks w's transport to make sure w's death, if it died, is noticed (rt_tp_ops.watch). */
+void rt__watch_peer(int w);
 /* How many processes of the job are known to have failed (grows when one does). */
 int rt__failures(void);
 /* Removes receive r from the posted queue (MPI_Cancel): 1 if it was there. */

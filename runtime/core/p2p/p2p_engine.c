@@ -550,6 +550,18 @@ int rt__progress(void)
     return rt__win_progress ? n + rt__win_progress() : n;
 }
 
+int rt__peer_shares_memory(int w)
+{
+    return w == rt__g.world.rank || (E.tp_of && w >= 0 && w < rt__g.world.size && E.tp_of[w] == &rt_tp_shm);
+}
+
+void rt__watch_peer(int w)
+{
+    const rt_tp_ops *tp = w >= 0 && E.tp_of && w < rt__g.world.size ? E.tp_of[w] : NULL;
+    if (tp && tp->size >= sizeof(rt_tp_ops) && tp->watch)
+        tp->watch(w);
+}
+
 /* Asks the transports to watch the peers that posted receives wait for (rt_tp_ops.watch). */
 static void watch_posted(void)
 {

@@ -82,8 +82,7 @@ static int win_new(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm
 void rt__win_destroy(rt_obj *o)
 {
     rt_win *w = (rt_win *)o;
-    if (w->flavor == RT_WIN_FLAVOR_SHARED)
-        rt__win_shm_unmap(w);
+    rt__win_shm_unmap(w);
     free(w->mem);
     free(w->peers);
     free(w->attached);
@@ -110,22 +109,32 @@ int rt_Win_create(void *base, rt_aint size, rt_aint disp_unit, rt_info *info, rt
     return err;
 }
 
-/* MPI_Win_allocate: as MPI_Win_create over size bytes the library allocates (aligned for
- * any type); *(void **)baseptr = their address. */
+/* MPI_Win_allocate: as MPI_Win_create over size bytes the library allocates (aligned as the
+ * hints say, at least for any type); *(void **)baseptr = their address. When the processes
+ * share memory (rt__win_direct_agree), the memory is a shared segment's parts, each on pages
+ * of its own, and operations are loads and stores. */
 int rt_Win_allocate(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm, void *baseptr, rt_win **win)
 {
     rt_win *w;
     int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_ALLOCATE, &w, __func__);
     if (err)
         return err;
-    if (posix_memalign(&w->mem, w->align, (size_t)(size > 0 ? size : 1)) != 0)
-        w->mem = NULL;
-    if (!rt__all_ok(w->comm, w->mem != NULL, &err)) { /* all have the window, or none */
-        rt__win_destroy(&w->obj);
-        rt__obj_release(&w->obj);
-        return win_failed(&comm->obj, err ? err : RT_ERR_NO_MEM, __func__);
+    if ((w->direct = rt__win_direct_agree(w, &err))) {
+        if ((err = rt__win_shm_map(w, 1, __func__)) != RT_SUCCESS) {
+            rt__win_destroy(&w->obj);
+            rt__obj_release(&w->obj);
+            return err;
+        }
+    } else {
+        if (!err && posix_memalign(&w->mem, w->align, (size_t)(size > 0 ? size : 1)) != 0)
+            w->mem = NULL;
+        if (err || !rt__all_ok(w->comm, w->mem != NULL, &err)) { /* all have the window, or none */
+            rt__win_destroy(&w->obj);
+            rt__obj_release(&w->obj);
+            return win_failed(&comm->obj, err ? err : RT_ERR_NO_MEM, __func__);
+        }
+        w->base = w->mem;
     }
-    w->base = w->mem;
     rt__win_rma_open(w);
     *(void **)baseptr = w->base;
     *win = w;
@@ -143,7 +152,10 @@ int rt_Win_allocate_shared(rt_aint size, rt_aint disp_unit, rt_info *info, rt_co
     int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_SHARED, &w, __func__);
     if (err)
         return err;
-    if ((err = rt__win_shm_map(w, __func__)) != RT_SUCCESS) {
+    w->direct = rt__win_direct_agree(w, &err);
+    if (err)
+        err = win_failed(&comm->obj, err, __func__);
+    if (err || (err = rt__win_shm_map(w, w->noncontig, __func__)) != RT_SUCCESS) {
         rt__win_destroy(&w->obj);
         rt__obj_release(&w->obj);
         return err;

@@ -37,10 +37,14 @@ struct rt_win {
     void *shm;                       /* MPI_Win_allocate_shared: the whole mapping */
     size_t shm_bytes;
     rt_aint *shm_off;                /* rank r's part starts at shm + shm_off[r] */
+    int direct;                      /* operations are loads and stores (win_direct.c) */
+    char *ctl;                       /* direct: each rank's lock words (win_direct.c) */
+    size_t ctl_stride;
     struct rt__win_region *attached; /* dynamic windows */
     int nattached;
     rt_info *info;                   /* the hints in force (owned; win_info.c) */
     int no_locks;                    /* the no_locks hint: no passive-target epochs */
+    int noncontig;                   /* the alloc_shared_noncontig hint */
     size_t align;                    /* MPI_Win_allocate(_shared): the memory's alignment */
     char name[RT_MAX_OBJECT_NAME];
     struct rt__attrs attrs;          /* cached attributes (attr_list.c, win_attr.c) */
@@ -77,9 +81,11 @@ void rt__win_destroy(rt_obj *o);
  * values, the standard's defaults for the others (unknown keys are dropped), and what they
  * decide (no_locks, align). RT_SUCCESS or RT_ERR_NO_MEM. */
 int rt__win_hints_init(rt_win *w, const rt_info *info);
-/* Maps w's shared segment (the members' sizes known) and sets w->base; raises on
- * w->comm naming fn (RT_ERR_RMA_SHARED when the processes are not all on one node). */
-int rt__win_shm_map(rt_win *w, const char *fn);
+/* Maps w's shared segment (the members' sizes known; apart: each part on pages of its own,
+ * as alloc_shared_noncontig asks) with the control words of direct operations after the
+ * parts (w->ctl), and sets w->base; raises on w->comm naming fn (RT_ERR_RMA_SHARED when the
+ * processes are not all on one node). */
+int rt__win_shm_map(rt_win *w, int apart, const char *fn);
 void rt__win_shm_unmap(rt_win *w);
 /* Once every process ended its epochs on w (MPI_Win_free's agreement): completes what w's
  * process still does as a target (a message half received, replies in flight). */
@@ -87,6 +93,12 @@ int rt__win_rma_settle(rt_win *w);
 /* 1 when this process, as an origin, has no one-sided operation of w pending (none sent since
  * the last fence, no passive-target epoch open). */
 int rt__win_rma_idle(const rt_win *w);
+/* Whether w's operations may be loads and stores (win_direct.c): an agreement over w->comm,
+ * 1 when every member shares memory with every other, SWITCHYARD_RMA_DIRECT is not 0 and
+ * w->align fits a page. *err: a communication failure. */
+int rt__win_direct_agree(rt_win *w, int *err);
+/* The bytes of one rank's control words in a shared segment of n ranks (win_direct.c). */
+size_t rt__win_ctl_stride(int n);
 /* One-sided state of a new window w (its comm set): RT_SUCCESS or RT_ERR_NO_MEM. */
 int rt__win_rma_init(rt_win *w);
 /* w is whole (memory, flavour): from now until rt__win_rma_fini (from its destructor) it

@@ -90,6 +90,8 @@ static int take(rt_win *w, const rt_info *info, int creating)
             return RT_ERR_NO_MEM;
     }
     w->no_locks = strcmp(value_of(w->info, "no_locks"), "true") == 0;
+    const char *nc = value_of(w->info, "alloc_shared_noncontig");
+    w->noncontig = nc && strcmp(nc, "true") == 0;
     const char *a = value_of(w->info, "mpi_minimum_memory_alignment");
     w->align = a ? (size_t)strtol(a, NULL, 10) : 64;
     if (w->align < 64)

@@ -9,10 +9,17 @@
 
 /* ------------------------------------------------------------ the target's memory as blocks */
 
+/* The blocks (b: `few` until more are needed). */
 struct blocks {
-    struct rma_blk *b;
+    struct rma_blk *b, few[4];
     int64_t n, cap;
 };
+
+static void free_blocks(struct blocks *bl)
+{
+    if (bl->b != bl->few)
+        free(bl->b);
+}
 
 static int add_block(struct blocks *bl, int64_t off, int64_t len)
 {
@@ -23,10 +30,13 @@ static int add_block(struct blocks *bl, int64_t off, int64_t len)
         return 0;
     }
     if (bl->n == bl->cap) {
-        int64_t ncap = bl->cap ? 2 * bl->cap : 16;
-        struct rma_blk *nb = realloc(bl->b, (size_t)ncap * sizeof *nb);
+        int64_t ncap = 2 * bl->cap;
+        struct rma_blk *nb = bl->b == bl->few ? malloc((size_t)ncap * sizeof *nb)
+                                              : realloc(bl->b, (size_t)ncap * sizeof *nb);
         if (!nb)
             return -1;
+        if (bl->b == bl->few)
+            memcpy(nb, bl->few, sizeof bl->few);
         bl->b = nb, bl->cap = ncap;
     }
     bl->b[bl->n++] = (struct rma_blk){off, len};
@@ -104,6 +114,12 @@ struct rma_args {
     rt_request **req; /* request-based (MPI_Rput, ...): a request for it, passive epochs only */
 };
 
+/* A request-based operation done already: its request, complete (req NULL: none). */
+static int done_now(rt_win *w, rt_request **req)
+{
+    return req ? rt_Isend(NULL, 0, (rt_type *)rt_builtins[RT_B_BYTE], RT_PROC_NULL, 0, w->comm, req) : RT_SUCCESS;
+}
+
 static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
 {
     int passive = a->target >= 0 ? w->lock_all || w->locked[a->target] : w->lock_all || w->nlocked > 0;
@@ -115,8 +131,7 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
                                  "MPI_Win_lock or MPI_Win_lock_all opens one)",
                         a->target);
     if (a->target == RT_PROC_NULL) /* nothing moves: a request already complete */
-        return a->req ? rt_Isend(NULL, 0, (rt_type *)rt_builtins[RT_B_BYTE], RT_PROC_NULL, 0, w->comm, a->req)
-                      : RT_SUCCESS;
+        return done_now(w, a->req);
     int dynamic = w->flavor == RT_WIN_FLAVOR_DYNAMIC;
     int64_t tbytes = a->tcount * a->ttype->size;
     int64_t obytes = a->otype ? a->ocount * a->otype->size : 0;
@@ -131,13 +146,14 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
                         "the result buffer holds %lld bytes of data and the target %lld: their type signatures differ",
                         (long long)rbytes, (long long)tbytes);
     int64_t base = dynamic ? (int64_t)a->disp : (int64_t)a->disp * w->peers[a->target].disp_unit;
-    struct blocks bl = {0};
+    struct blocks bl = {.n = 0, .cap = 4};
+    bl.b = bl.few;
     if (blocks_of(a->ttype, a->tcount, base, &bl))
-        return free(bl.b), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+        return free_blocks(&bl), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
     for (int64_t i = 0; i < bl.n && !dynamic; i++)
         if (bl.b[i].off < 0 || bl.b[i].off + bl.b[i].len > w->peers[a->target].size) {
             int64_t off = bl.b[i].off, end = off + bl.b[i].len;
-            free(bl.b);
+            free_blocks(&bl);
             return rt_raise(&w->obj, RT_ERR_RMA_RANGE, fn,
                             "target rank %d: bytes %lld to %lld are outside its window of %lld bytes "
                             "(target_disp = %lld, displacement unit %lld)",
@@ -145,17 +161,24 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
                             (long long)w->peers[a->target].size, (long long)a->disp,
                             (long long)w->peers[a->target].disp_unit);
         }
+    if (w->direct && bl.n == 1 && (a->kind == RMA_PUT || a->kind == RMA_GET) &&
+        rt__type_contig(a->kind == RMA_PUT ? a->otype : a->rtype)) { /* one copy, nothing packed */
+        int err = rt__win_direct_copy(w, a->target, bl.b[0].off, a->kind == RMA_PUT ? (void *)a->obuf : a->rbuf,
+                                      bl.b[0].len, a->kind == RMA_PUT, fn);
+        free_blocks(&bl);
+        return err ? err : done_now(w, a->req);
+    }
     int64_t data = noop ? 0 : a->cmp ? 2 * obytes : obytes;
     size_t total = sizeof(struct rma_hdr) + (size_t)bl.n * sizeof(struct rma_blk) + (size_t)data;
-    char *msg = malloc(total);
+    char small[512], *msg = w->direct && total <= sizeof small ? small : malloc(total);
     if (!msg)
-        return free(bl.b), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+        return free_blocks(&bl), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
     struct rma_hdr h = {.kind = a->kind, .op = a->op ? a->op->obj.index : -1, .basic = a->ttype->basic,
                         .reply_tag = a->rbuf || a->rtype ? rt__rma_reply_tag(w) : 0,
                         .nblk = bl.n, .bytes = data};
     memcpy(msg, &h, sizeof h);
     memcpy(msg + sizeof h, bl.b, (size_t)bl.n * sizeof(struct rma_blk));
-    free(bl.b);
+    free_blocks(&bl);
     char *d = msg + sizeof h + (size_t)h.nblk * sizeof(struct rma_blk);
     if (a->cmp) {
         memcpy(d, a->cmp, (size_t)obytes); /* compare_and_swap: one predefined element each */
@@ -163,6 +186,12 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
     }
     if (data > 0)
         rt__type_pack(a->otype, a->obuf, a->ocount, d);
+    if (w->direct) { /* done here and now */
+        int err = rt__win_direct_op(w, a->target, msg, a->rbuf, a->rtype, fn);
+        if (msg != small)
+            free(msg);
+        return err ? err : done_now(w, a->req);
+    }
     rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
     rt_request *rr = NULL, *sr = NULL;
     int err;

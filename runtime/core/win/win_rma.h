@@ -40,10 +40,29 @@ int rt__rma_finish(struct rt__win_ops *l);
 int rt__rma_failed(rt_win *w, int err, int rank, const char *fn);
 /* Frees the buffers and requests of l that are complete, without progress. */
 void rt__rma_reap(struct rt__win_ops *l);
+/* The header of operation message msg into *h; returns the bytes its blocks cover. */
+int64_t rt__rma_msg_bytes(const char *msg, struct rma_hdr *h);
 /* A new reply tag of w. */
 int rt__rma_reply_tag(rt_win *w);
 /* Applies operation message msg from rank src at w (the target); a reply goes out through a
  * request kept in w->tgt. Errors are raised on w naming fn. */
 int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn);
+/* Applies operation message msg from rank src to the window memory at mem (a rank's base;
+ * dynamic windows: addresses, checked against this process's regions); old, when set,
+ * receives the bytes there before (packed, as many as the blocks hold). Errors raised on w. */
+int rt__rma_apply_to(rt_win *w, char *mem, const char *msg, int src, char *old, const char *fn);
+
+/* Direct windows (w->direct, win_direct.c). */
+/* Waits for the lock of type at rank's memory: *answer = 1 when taken, -1 - r when rank r
+ * failed holding or awaiting it (never granted again); rank's own failure raised on w. */
+int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *fn);
+/* A put (put = 1: from buf into rank's memory at byte off) or get of len bytes. */
+int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len, int put, const char *fn);
+/* Gives back the lock of type this process holds at rank's memory. */
+void rt__win_direct_unlock(rt_win *w, int rank, int type);
+/* Applies operation message msg of this process at rank's memory, accumulates under rank's
+ * accumulate lock; the bytes there before land at rbuf as rtype elements (rtype NULL: none).
+ * Errors raised on w naming fn. */
+int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type *rtype, const char *fn);
 
 #endif

@@ -1,5 +1,6 @@
-/* win_shm.c — the shared segment of an MPI_Win_allocate_shared window: made by the first
- * process, mapped by the others, unlinked as soon as all have it (nothing stays in /dev/shm). */
+/* win_shm.c — the shared segment of a window on one node (MPI_Win_allocate_shared, and
+ * MPI_Win_allocate with direct operations): made by the first process, mapped by the others,
+ * unlinked as soon as all have it (nothing stays in /dev/shm). */
 #define _GNU_SOURCE
 #include "coll/coll.h"
 #include "comm/comm.h"
@@ -29,7 +30,7 @@ static void seg_name(char *buf, size_t len)
              __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
 }
 
-int rt__win_shm_map(rt_win *w, const char *fn)
+int rt__win_shm_map(rt_win *w, int apart, const char *fn)
 {
     rt_comm *comm = w->comm;
     int n = comm->size, same = 0, color, err;
@@ -39,23 +40,19 @@ int rt__win_shm_map(rt_win *w, const char *fn)
     if (!same)
         return rt_raise(&comm->obj, RT_ERR_RMA_SHARED, fn,
                         "the processes of 'comm' are not all on one node: they cannot share memory");
-    const char *nc = NULL;
-    for (int i = 0; w->info && i < w->info->n; i++)
-        if (strcmp(w->info->ent[i].key, "alloc_shared_noncontig") == 0)
-            nc = w->info->ent[i].val;
-    int noncontig = nc && strcmp(nc, "true") == 0;
     if (!(w->shm_off = malloc(sizeof *w->shm_off * (size_t)n)))
         return rt_raise(&comm->obj, RT_ERR_NO_MEM, fn, "out of memory for the window");
     rt_aint total = 0;
     for (int r = 0; r < n; r++) { /* contiguous parts, or each on its own pages */
-        if (noncontig)
+        if (apart)
             total = (total + PAGE - 1) / PAGE * PAGE;
         w->shm_off[r] = total;
         total += w->peers[r].size;
     }
+    rt_aint ctl = (total + 63) / 64 * 64; /* the control words (win_direct.c) */
+    w->ctl_stride = rt__win_ctl_stride(n);
+    total = ctl + (rt_aint)w->ctl_stride * n;
     w->shm_bytes = (size_t)((total + PAGE - 1) / PAGE * PAGE);
-    if (w->shm_bytes == 0)
-        w->shm_bytes = PAGE;
     char name[128] = {0};
     int fd = -1;
     if (comm->rank == 0) {
@@ -88,6 +85,7 @@ int rt__win_shm_map(rt_win *w, const char *fn)
                         w->shm_bytes);
     }
     w->shm = p;
+    w->ctl = (char *)p + ctl;
     w->base = (char *)p + w->shm_off[comm->rank];
     return RT_SUCCESS;
 }
@@ -99,4 +97,5 @@ void rt__win_shm_unmap(rt_win *w)
     free(w->shm_off);
     w->shm = NULL;
     w->shm_off = NULL;
+    w->ctl = NULL;
 }

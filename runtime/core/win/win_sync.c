@@ -31,13 +31,19 @@ int rt__win_rma_init(rt_win *w)
     return RT_SUCCESS;
 }
 
+/* Whether w's targets serve lock requests (messages; not direct windows, not no_locks). */
+static int serves_locks(const rt_win *w)
+{
+    return !w->no_locks && !w->direct;
+}
+
 void rt__win_rma_open(rt_win *w)
 {
     w->next_win = windows;
     if (windows)
         windows->prev_win = w;
     windows = w;
-    if (!w->no_locks && lockable++ == 0)
+    if (serves_locks(w) && lockable++ == 0)
         rt__async_need(RT__NEED_RMA, 1); /* a passive target progresses while its process computes */
 }
 
@@ -45,7 +51,7 @@ void rt__win_rma_fini(rt_win *w)
 {
     if (!w->sent_to)
         return; /* never set up, or already gone */
-    if ((w->prev_win || windows == w) && !w->no_locks && --lockable == 0)
+    if ((w->prev_win || windows == w) && serves_locks(w) && --lockable == 0)
         rt__async_need(RT__NEED_RMA, 0);
     if (w->prev_win)
         w->prev_win->next_win = w->next_win;
@@ -421,7 +427,9 @@ static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char
     if (win->locked[rank] || win->lock_all)
         return rt_raise(&win->obj, RT_ERR_RMA_SYNC, fn, "the window is locked at rank %d already", rank);
     int answer = 1;
-    err = assert & RT_MODE_NOCHECK ? RT_SUCCESS : control(win, RMA_LOCK, lock_type, rank, &answer, fn);
+    err = assert & RT_MODE_NOCHECK ? RT_SUCCESS
+          : win->direct           ? rt__win_direct_lock(win, rank, lock_type, &answer, fn)
+                                  : control(win, RMA_LOCK, lock_type, rank, &answer, fn);
     if (err)
         return err;
     if (answer < 0)
@@ -470,7 +478,10 @@ static int unlock_one(int rank, rt_win *win, const char *fn)
         return err;
     int nocheck, type = held_type(win, rank, &nocheck);
     int answer;
-    err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank, &answer, fn); /* after every operation sent to it */
+    if (win->direct && !nocheck)
+        rt__win_direct_unlock(win, rank, type);
+    else if (!win->direct)
+        err = control(win, RMA_UNLOCK, nocheck ? 0 : type, rank, &answer, fn); /* after every operation sent to it */
     win->locked[rank] = 0;
     win->nlocked--;
     return finish_ops(win, err, rank, fn);
@@ -510,8 +521,11 @@ int rt_Win_lock_all(int assert, rt_win *win)
     if (!ranks)
         return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
     for (int r = 0; r < n; r++)
-        ranks[r] = r, answers[r] = 1;
-    if (!(assert & RT_MODE_NOCHECK))
+        ranks[r] = r, answers[r] = assert & RT_MODE_NOCHECK ? 1 : 0;
+    if (win->direct && !(assert & RT_MODE_NOCHECK)) /* in rank order: lock_all against lock_all waits for no one */
+        for (int r = 0; r < n && !err && (r == 0 || answers[r - 1] == 1); r++)
+            err = rt__win_direct_lock(win, r, RT_LOCK_SHARED, &answers[r], "MPI_Win_lock_all");
+    else if (!(assert & RT_MODE_NOCHECK))
         err = control_many(win, RMA_LOCK, RT_LOCK_SHARED, ranks, n, answers, "MPI_Win_lock_all");
     for (int r = 0; r < n; r++)
         if (answers[r] == 1) {
@@ -541,8 +555,11 @@ int rt_Win_unlock_all(rt_win *win)
     int n = win->comm->size, *ranks = malloc(sizeof *ranks * 2 * (size_t)n), *answers = ranks + n;
     if (!ranks)
         return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
-    int nocheck = win->locked[0] < 0, k = passive_ranks(win, ranks);
-    int err = control_many(win, RMA_UNLOCK, nocheck ? 0 : RT_LOCK_SHARED, ranks, k, answers, "MPI_Win_unlock_all");
+    int nocheck = win->locked[0] < 0, k = passive_ranks(win, ranks), err = RT_SUCCESS;
+    for (int i = 0; win->direct && !nocheck && i < k; i++)
+        rt__win_direct_unlock(win, ranks[i], RT_LOCK_SHARED);
+    if (!win->direct)
+        err = control_many(win, RMA_UNLOCK, nocheck ? 0 : RT_LOCK_SHARED, ranks, k, answers, "MPI_Win_unlock_all");
     free(ranks);
     memset(win->locked, 0, (size_t)n);
     win->nlocked = 0;
@@ -558,7 +575,10 @@ static int flush_one(int rank, rt_win *win, const char *fn)
     if (!epoch_at(win, rank, fn, &err))
         return err;
     int answer;
-    err = control(win, RMA_FLUSH, 0, rank, &answer, fn);
+    if (win->direct) /* the operations are done: only the memory's order is left */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    else
+        err = control(win, RMA_FLUSH, 0, rank, &answer, fn);
     return finish_ops(win, err, rank, fn);
 }
 
@@ -573,8 +593,11 @@ int rt_Win_flush_all(rt_win *win)
     int n = win->comm->size, *ranks = malloc(sizeof *ranks * 2 * (size_t)n), *answers = ranks + n;
     if (!ranks)
         return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
-    int k = passive_ranks(win, ranks);
-    int err = control_many(win, RMA_FLUSH, 0, ranks, k, answers, "MPI_Win_flush_all");
+    int k = passive_ranks(win, ranks), err = RT_SUCCESS;
+    if (win->direct)
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    else
+        err = control_many(win, RMA_FLUSH, 0, ranks, k, answers, "MPI_Win_flush_all");
     free(ranks);
     return finish_ops(win, err, RT_ANY_SOURCE, "MPI_Win_flush_all");
 }

@@ -50,12 +50,12 @@ int rt__rma_reply_tag(rt_win *w)
     return TAG_REPLY0 + (int)(w->reply_seq++ % REPLY_TAGS);
 }
 
-/* The address of block b in w's memory, or NULL when (a dynamic window) no attached region
+/* The address of block b in memory mem, or NULL when (a dynamic window) no attached region
  * holds it. */
-static char *block_at(rt_win *w, const struct rma_blk *b)
+static char *block_at(rt_win *w, char *mem, const struct rma_blk *b)
 {
     if (w->flavor != RT_WIN_FLAVOR_DYNAMIC)
-        return (char *)w->base + b->off;
+        return mem + b->off;
     char *p = (char *)(intptr_t)b->off;
     for (int i = 0; i < w->nattached; i++) {
         char *rb = w->attached[i].base;
@@ -65,11 +65,11 @@ static char *block_at(rt_win *w, const struct rma_blk *b)
     return NULL;
 }
 
-/* Copies between w's memory at blocks bl[0..n) and the packed bytes at buf (to_mem: into w). */
-static void move_blocks(rt_win *w, const struct rma_blk *bl, int64_t n, char *buf, int to_mem)
+/* Copies between memory mem at blocks bl[0..n) and the packed bytes at buf (to_mem: into mem). */
+static void move_blocks(rt_win *w, char *mem, const struct rma_blk *bl, int64_t n, char *buf, int to_mem)
 {
     for (int64_t i = 0, at = 0; i < n; at += bl[i].len, i++) {
-        char *p = block_at(w, &bl[i]);
+        char *p = block_at(w, mem, &bl[i]);
         if (to_mem)
             memcpy(p, buf + at, (size_t)bl[i].len);
         else
@@ -97,7 +97,7 @@ static int combine(rt_op *op, rt_type *basic, const char *in, char *old, int64_t
     return err;
 }
 
-int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn)
+int rt__rma_apply_to(rt_win *w, char *mem, const char *msg, int src, char *old, const char *fn)
 {
     struct rma_hdr h;
     memcpy(&h, msg, sizeof h);
@@ -105,43 +105,66 @@ int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn)
     const char *data = msg + sizeof h + (size_t)h.nblk * sizeof *bl;
     int64_t total = 0;
     for (int64_t i = 0; i < h.nblk; i++) {
-        if (!block_at(w, &bl[i]))
+        if (!block_at(w, mem, &bl[i]))
             return rt_raise(&w->obj, RT_ERR_RMA_RANGE, fn,
                             "rank %d accessed %lld bytes at address %p, outside every region attached to the window",
                             src, (long long)bl[i].len, (void *)(intptr_t)bl[i].off);
         total += bl[i].len;
     }
     if (h.kind == RMA_PUT) {
-        move_blocks(w, bl, h.nblk, (char *)data, 1);
+        move_blocks(w, mem, bl, h.nblk, (char *)data, 1);
         return RT_SUCCESS;
     }
-    /* the others read the old contents first, packed */
-    char *old = malloc(total > 0 ? (size_t)total : 1), *reply = NULL;
-    if (!old)
+    if (h.kind == RMA_GET) {
+        if (old)
+            move_blocks(w, mem, bl, h.nblk, old, 0);
+        return RT_SUCCESS;
+    }
+    /* the accumulates read the old contents first, packed, and write back the new */
+    char small[256], *cur = total <= (int64_t)sizeof small ? small : malloc((size_t)total);
+    if (!cur)
         return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
-    move_blocks(w, bl, h.nblk, old, 0);
-    if (h.reply_tag && !(reply = malloc(total > 0 ? (size_t)total : 1)))
-        return free(old), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
-    if (reply)
-        memcpy(reply, old, (size_t)total);
+    move_blocks(w, mem, bl, h.nblk, cur, 0);
+    if (old)
+        memcpy(old, cur, (size_t)total);
     rt_op *op = h.op >= 0 ? (rt_op *)rt_builtins[h.op] : NULL;
     rt_type *basic = h.basic >= 0 ? (rt_type *)rt_builtins[h.basic] : NULL;
     int changed = 0, err = RT_SUCCESS;
     if (h.kind == RMA_CAS) { /* data: the compare value, then the new one */
-        if ((changed = memcmp(old, data, (size_t)total) == 0))
-            memcpy(old, data + total, (size_t)total);
+        if ((changed = memcmp(cur, data, (size_t)total) == 0))
+            memcpy(cur, data + total, (size_t)total);
     } else if (h.bytes > 0 && op && op->obj.index == RT_B_REPLACE) {
-        memcpy(old, data, (size_t)total), changed = 1;
+        memcpy(cur, data, (size_t)total), changed = 1;
     } else if (h.bytes > 0 && op && basic) {
-        err = combine(op, basic, data, old, total), changed = 1;
+        err = combine(op, basic, data, cur, total), changed = 1;
     }
     if (changed && !err)
-        move_blocks(w, bl, h.nblk, old, 1);
-    free(old);
-    if (err)
-        return free(reply), RT_ERR(w, err, "out of memory");
-    if (!reply)
-        return RT_SUCCESS;
+        move_blocks(w, mem, bl, h.nblk, cur, 1);
+    if (cur != small)
+        free(cur);
+    return err ? RT_ERR(w, err, "out of memory") : RT_SUCCESS;
+}
+
+int64_t rt__rma_msg_bytes(const char *msg, struct rma_hdr *h)
+{
+    memcpy(h, msg, sizeof *h);
+    const struct rma_blk *bl = (const struct rma_blk *)(msg + sizeof *h);
+    int64_t total = 0;
+    for (int64_t i = 0; i < h->nblk; i++)
+        total += bl[i].len;
+    return total;
+}
+
+int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn)
+{
+    struct rma_hdr h;
+    int64_t total = rt__rma_msg_bytes(msg, &h);
+    char *reply = NULL;
+    if (h.reply_tag && !(reply = malloc(total > 0 ? (size_t)total : 1)))
+        return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    int err = rt__rma_apply_to(w, w->base, msg, src, reply, fn);
+    if (err || !reply)
+        return free(reply), err;
     rt_request *r = NULL;
     if ((err = rt_Isend(reply, total, (rt_type *)rt_builtins[RT_B_BYTE], src, h.reply_tag, w->comm, &r)))
         return free(reply), err;
@@ -149,4 +172,3 @@ int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn)
         return RT_ERR(w, err, "out of memory");
     return RT_SUCCESS;
 }
-

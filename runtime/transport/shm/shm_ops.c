@@ -2,6 +2,14 @@
  * (see transport.h for the contract and shm.h for the design constants). */
 #include "shm.h"
 
+/* rt_tp_ops.watch: looks at every peer's process (a lock holder in a shared window may die
+ * while nothing is received from it). */
+static void shm_watch(int r)
+{
+    (void)r;
+    shm_check_peers();
+}
+
 const rt_tp_ops rt_tp_shm = {
     .version = RT_TP_VERSION,
     .size = sizeof(rt_tp_ops),
@@ -14,4 +22,5 @@ const rt_tp_ops rt_tp_shm = {
     .progress = shm_progress,
     .wait = shm_wait,
     .finalize = shm_finalize,
+    .watch = shm_watch,
 };

@@ -1,0 +1,220 @@
+/* win_direct.c — one-sided operations as loads and stores: on a window whose memory every
+ * member maps (win_shm.c), operations and locks need neither messages nor the target. */
+#define _GNU_SOURCE
+#include "win_rma.h"
+#include "p2p/p2p.h"
+#include "type/type.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The control words of one rank's memory, in the shared segment after the parts. lock: the
+ * shared holders (low 32 bits), EXCL while an exclusive holder has it, and WAITER times the
+ * exclusive requests waiting (a shared request waits behind them, as the message path's
+ * queue makes it). acc: 1 + the rank applying an accumulate there, or 0. broken: 1 + a rank
+ * that failed holding or awaiting a lock there, which is then granted no more. holds[r]: what
+ * rank r has of the lock (1 shared, 2 exclusive, 3 awaiting exclusive). */
+struct ctl {
+    uint64_t lock;
+    uint32_t acc;
+    int32_t broken;
+    unsigned char holds[];
+};
+#define EXCL (1ull << 32)
+#define WAITER (1ull << 33)
+
+size_t rt__win_ctl_stride(int n)
+{
+    return (sizeof(struct ctl) + (size_t)n + 63) / 64 * 64;
+}
+
+static struct ctl *ctl_of(const rt_win *w, int rank)
+{
+    return (struct ctl *)(w->ctl + w->ctl_stride * (size_t)rank);
+}
+
+int rt__win_direct_agree(rt_win *w, int *err)
+{
+    const char *e = getenv("SWITCHYARD_RMA_DIRECT");
+    int ok = !(e && strcmp(e, "0") == 0) && w->align <= 4096;
+    for (int r = 0; ok && r < w->comm->size; r++)
+        ok = rt__peer_shares_memory(rt__comm_world_rank(w->comm, r));
+    return rt__all_ok(w->comm, ok, err);
+}
+
+/* Whether rank's process has failed (looked up only after some process did). */
+static int target_failed(const rt_win *w, int rank)
+{
+    return rt__failures() && rt__failed_peer(w->comm, rank) >= 0;
+}
+
+static void relax(unsigned idle)
+{
+    if (idle < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else if (idle < 64 + 256)
+        sched_yield();
+    else
+        nanosleep(&(struct timespec){0, 50000}, NULL);
+}
+
+/* The rank that failed holding or awaiting the lock of rank's memory, or -1. */
+static int lock_broken(const rt_win *w, int rank)
+{
+    struct ctl *c = ctl_of(w, rank);
+    int b = __atomic_load_n(&c->broken, __ATOMIC_ACQUIRE);
+    if (b && rt__failed_peer(w->comm, b - 1) < 0) { /* another process saw it die: see it too */
+        rt__watch_peer(rt__comm_world_rank(w->comm, b - 1));
+        rt__progress();
+    }
+    if (b || !rt__failures())
+        return b - 1;
+    for (int r = 0; r < w->comm->size; r++)
+        if (__atomic_load_n(&c->holds[r], __ATOMIC_RELAXED) && rt__failed_peer(w->comm, r) >= 0) {
+            __atomic_store_n(&c->broken, r + 1, __ATOMIC_RELEASE);
+            return r;
+        }
+    return -1;
+}
+
+static int try_lock(struct ctl *c, int type)
+{
+    uint64_t v = __atomic_load_n(&c->lock, __ATOMIC_RELAXED);
+    if (type == RT_LOCK_SHARED)
+        return !(v & EXCL) && v < WAITER &&
+               __atomic_compare_exchange_n(&c->lock, &v, v + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+    return (v & (EXCL | 0xffffffffu)) == 0 &&
+           __atomic_compare_exchange_n(&c->lock, &v, (v - WAITER) | EXCL, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/* Asks the transports to look at the processes holding rank's lock, and rank's own. */
+static void watch_holders(const rt_win *w, int rank)
+{
+    struct ctl *c = ctl_of(w, rank);
+    rt__watch_peer(rt__comm_world_rank(w->comm, rank));
+    for (int r = 0; r < w->comm->size; r++)
+        if (__atomic_load_n(&c->holds[r], __ATOMIC_RELAXED))
+            rt__watch_peer(rt__comm_world_rank(w->comm, r));
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *fn)
+{
+    struct ctl *c = ctl_of(w, rank);
+    int me = w->comm->rank, dead;
+    if (target_failed(w, rank))
+        return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
+    if ((dead = lock_broken(w, rank)) >= 0) {
+        *answer = -1 - dead;
+        return RT_SUCCESS;
+    }
+    if (type == RT_LOCK_EXCLUSIVE) {
+        __atomic_store_n(&c->holds[me], 3, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&c->lock, WAITER, __ATOMIC_RELAXED);
+    }
+    double watch_at = 0;
+    for (unsigned idle = 0; !try_lock(c, type);) {
+        if (rt__progress() > 0) { /* others may wait for this process meanwhile */
+            idle = 0;
+            continue;
+        }
+        if (++idle % 256 == 0) { /* about once a second, make sure a dead holder is seen */
+            double t = now();
+            if (watch_at == 0)
+                watch_at = t + 1;
+            else if (t >= watch_at)
+                watch_holders(w, rank), watch_at = t + 1;
+            if (target_failed(w, rank) || (dead = lock_broken(w, rank)) >= 0) {
+                __atomic_store_n(&c->holds[me], 0, __ATOMIC_RELAXED);
+                if (target_failed(w, rank))
+                    return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
+                *answer = -1 - dead;
+                return RT_SUCCESS;
+            }
+        }
+        int paused = rt__big_pause(); /* MPI_THREAD_MULTIPLE: other threads go on */
+        relax(idle);
+        rt__big_resume(paused);
+    }
+    __atomic_store_n(&c->holds[me], type == RT_LOCK_EXCLUSIVE ? 2 : 1, __ATOMIC_RELAXED);
+    *answer = 1;
+    return RT_SUCCESS;
+}
+
+void rt__win_direct_unlock(rt_win *w, int rank, int type)
+{
+    struct ctl *c = ctl_of(w, rank);
+    __atomic_store_n(&c->holds[w->comm->rank], 0, __ATOMIC_RELAXED);
+    if (type == RT_LOCK_EXCLUSIVE)
+        __atomic_fetch_and(&c->lock, ~EXCL, __ATOMIC_RELEASE);
+    else
+        __atomic_fetch_sub(&c->lock, 1, __ATOMIC_RELEASE);
+}
+
+/* Takes the accumulate lock of rank's memory; -1 when its holder failed (its process died
+ * inside an accumulate: what it wrote there may be half done). */
+static int acc_lock(const rt_win *w, int rank)
+{
+    struct ctl *c = ctl_of(w, rank);
+    uint32_t me = (uint32_t)w->comm->rank + 1;
+    for (unsigned idle = 0;; idle++) {
+        uint32_t free_ = 0;
+        if (__atomic_compare_exchange_n(&c->acc, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return 0;
+        if (idle % 4096 == 4095) { /* held long: is its holder alive? */
+            rt__watch_peer(rt__comm_world_rank(w->comm, (int)free_ - 1));
+            if (target_failed(w, (int)free_ - 1))
+                return -1;
+        }
+        relax(idle < 64 ? idle : 64 + idle % 256); /* held briefly: never sleep */
+    }
+}
+
+int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type *rtype, const char *fn)
+{
+    if (target_failed(w, rank))
+        return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
+    struct rma_hdr h;
+    int64_t total = rt__rma_msg_bytes(msg, &h);
+    char small[256], *old = NULL;
+    if (rtype) /* the target's bytes before the operation, packed */
+        old = rt__type_contig(rtype) ? rbuf : total <= (int64_t)sizeof small ? small : malloc((size_t)total);
+    if (rtype && !old)
+        return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+    int atomic = h.kind != RMA_PUT && h.kind != RMA_GET, err;
+    if (atomic && acc_lock(w, rank) < 0) {
+        if (old != rbuf && old != small)
+            free(old);
+        return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
+                        "a process of the window failed inside an accumulate at rank %d", rank);
+    }
+    err = rt__rma_apply_to(w, (char *)w->shm + w->shm_off[rank], msg, w->comm->rank, old, fn);
+    if (atomic)
+        __atomic_store_n(&ctl_of(w, rank)->acc, 0, __ATOMIC_RELEASE);
+    if (!err && old != rbuf && old)
+        rt__type_unpack(rtype, old, total, rbuf);
+    if (old != rbuf && old != small)
+        free(old);
+    return err;
+}
+
+int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len, int put, const char *fn)
+{
+    if (target_failed(w, rank))
+        return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
+    char *mem = (char *)w->shm + w->shm_off[rank] + off;
+    if (put)
+        memcpy(mem, buf, (size_t)len);
+    else
+        memcpy(buf, mem, (size_t)len);
+    return RT_SUCCESS;
+}
