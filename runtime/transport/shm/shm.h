@@ -237,9 +237,14 @@ struct shm_state {
 extern struct shm_state shm_g;
 
 /* ---- shm_region.c -------------------------------------------------------------------- */
-/* Writes "/switchyard-<jobid>-shm-<node>" into buf (jobid characters other than
- * [A-Za-z0-9._-] become '_'). */
+/* Writes "/switchyard-<jobid>-shm-<node>-pid<P>-ns<N>" into buf: P is our pid (the creator's),
+ * N the inode of our pid namespace (0 if unknown); jobid characters other than [A-Za-z0-9._-]
+ * become '_'. */
 void shm_region_name(char *buf, size_t len, const char *jobid, int node);
+/* Removes from /dev/shm the regions of our uid named by shm_region_name whose creator, of our
+ * pid namespace, no longer exists or is us (a job killed while its ranks attached leaves its
+ * region: under Hydra nobody else removes it). Nothing if our pid namespace is unknown. */
+void shm_region_sweep(void);
 /* Creates, sizes and maps a new region for nlocal ranks and writes its header. 0, or an
  * error class, RT_ERR_FILE_EXISTS when the name is taken (nothing is left behind then). */
 int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes);

@@ -87,7 +87,7 @@ static void release_all(void)
  * still be called (it is collective too). */
 int shm_init(const rt_tp_env *env)
 {
-    char name[200], key[48];
+    char name[200] = "", key[48];
     int node, first, created = 0, rc, brc;
 
     memset(&shm_g, 0, sizeof shm_g);
@@ -95,14 +95,13 @@ int shm_init(const rt_tp_env *env)
     tp_pool_init(&shm_g.sends, sizeof(struct shm_send));
     tp_pool_init(&shm_g.recvs, sizeof(struct shm_recv));
     rc = find_local(env, &node, &first);
-    shm_region_name(name, sizeof name, env->jobid, node);
     snprintf(key, sizeof key, "swy.shm.%d", node);
     if (!rc && shm_g.nlocal > 1 && first == env->world_rank) {
+        /* The name holds our pid: unique while we live, and once we are gone, the next job's
+         * creator on this node removes what a job killed before the unlink below left. */
+        shm_region_name(name, sizeof name, env->jobid, node);
+        shm_region_sweep();
         rc = shm_region_create(name, shm_g.nlocal, &shm_g.base, &shm_g.bytes);
-        if (rc == RT_ERR_FILE_EXISTS) { /* a job with the same id (or none) runs here */
-            snprintf(name + strlen(name), sizeof name - strlen(name), "-%ld", (long)getpid());
-            rc = shm_region_create(name, shm_g.nlocal, &shm_g.base, &shm_g.bytes);
-        }
         created = !rc;
         if (env->kvs_put(key, rc ? "fail" : name) < 0 && !rc)
             rc = RT_ERR_OTHER;
@@ -125,7 +124,8 @@ int shm_init(const rt_tp_env *env)
     if (env->kvs_barrier() < 0 || brc < 0)
         rc = rc ? rc : RT_ERR_OTHER;
     if (created)
-        shm_unlink(name); /* everyone attached (or failed): nothing stays in /dev/shm */
+        shm_unlink(name); /* everyone attached (or failed): nothing stays in /dev/shm (if we are
+                           * killed before, the next job's sweep removes it) */
     if (!rc && shm_g.nlocal > 1)
         rc = setup_peers();
     if (rc) {

@@ -1,10 +1,12 @@
-/* shm_region.c — the per-node shared-memory region: its name, layout (header, slots, one
- * inbound ring per rank), creation by the node's first rank, checked attachment by the others. */
+/* shm_region.c — the per-node shared-memory region: its name (which names its creator), layout,
+ * creation by the node's first rank, checked attachment by the others, the sweep of stale ones. */
 #define _GNU_SOURCE
 #include "shm.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,6 +14,14 @@
 #include <unistd.h>
 
 #include "rt_consts.h"
+
+/* The inode of our pid namespace, which tells whose pids a region's name holds; 0 if unknown. */
+static unsigned long pid_ns(void)
+{
+    struct stat st;
+
+    return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
+}
 
 void shm_region_name(char *buf, size_t len, const char *jobid, int node)
 {
@@ -25,7 +35,42 @@ void shm_region_name(char *buf, size_t len, const char *jobid, int node)
         id[i] = ok ? ch : '_';
     }
     id[i] = 0;
-    snprintf(buf, len, "/switchyard-%s-shm-%d", id, node);
+    snprintf(buf, len, "/switchyard-%s-shm-%d-pid%ld-ns%lu", id, node, (long)getpid(), pid_ns());
+}
+
+/* Whether d_name is a region whose creator, a process of our pid namespace ns, is gone (or is
+ * us: we have not created ours yet). */
+static int stale(const char *d_name, unsigned long ns)
+{
+    const char *p = NULL, *q;
+    unsigned long their_ns;
+    long pid;
+    int end = 0;
+
+    if (strncmp(d_name, "switchyard-", 11) != 0 || !strstr(d_name, "-shm-"))
+        return 0;
+    for (q = strstr(d_name, "-pid"); q; q = strstr(q + 1, "-pid"))
+        p = q;
+    if (!p || sscanf(p, "-pid%ld-ns%lu%n", &pid, &their_ns, &end) != 2 || p[end] ||
+        pid <= 0 || their_ns != ns)
+        return 0;
+    return pid == (long)getpid() || (kill((pid_t)pid, 0) < 0 && errno == ESRCH);
+}
+
+void shm_region_sweep(void)
+{
+    unsigned long ns = pid_ns();
+    DIR *d = ns ? opendir("/dev/shm") : NULL;
+    struct dirent *e;
+    struct stat st;
+
+    while (d && (e = readdir(d)))
+        if (stale(e->d_name, ns) &&
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid())
+            unlinkat(dirfd(d), e->d_name, 0); /* ENOENT: another job's sweep was first */
+    if (d)
+        closedir(d);
 }
 
 static uint64_t round_up(uint64_t x, uint64_t a)

@@ -2,7 +2,7 @@
 # run.sh — builds the shm transport's test programs and runs them under the launcher.
 # usage: runtime/transport/shm/test/run.sh [quick|full|asan|valgrind|bench|tune|all]  (default: full)
 #   quick     traffic on 2/4/8 ranks, both large-message paths, doorbell wake-ups, death,
-#             the EPERM fallback, a taken region name, a singleton
+#             the EPERM fallback, the sweep of stale regions, a singleton
 #   full      quick + simulated nodes, more messages, 8 ranks on one core, 24 ranks, bench
 #   asan      the traffic and death tests built with -fsanitize=address,undefined
 #   valgrind  smaller traffic under valgrind (memcheck)
@@ -162,12 +162,21 @@ quick() {
     death 2 ""
     death 4 ""
     fallback
-    # The region's name is taken (another job with the same id): the creator adds its pid.
+    # Regions with the job's id are there: the creator's name holds its pid, so none is its
+    # own; it removes the one whose creator is gone, keeps a live creator's and an unknown name.
     id="taken$$x0123456789abcdef"
-    : >"/dev/shm/switchyard-$id-shm-0"
-    run "traffic 3 ranks, region name taken" 3 TENV_JOBID=$id -- "$OUT/t_traffic" -m 50
-    if [ -f "/dev/shm/switchyard-$id-shm-0" ]; then rm -f "/dev/shm/switchyard-$id-shm-0"; else
-        echo "FAIL  the file holding the region's name was removed"; FAILS=$((FAILS + 1)); fi
+    ns=$(stat -L -c %i /proc/self/ns/pid)
+    dead=$(sh -c 'echo $$')
+    for f in "shm-0" "shm-0-pid$$-ns$ns" "shm-0-pid$dead-ns$ns"; do : >"/dev/shm/switchyard-$id-$f"; done
+    run "traffic 3 ranks, stale and foreign regions" 3 TENV_JOBID=$id -- "$OUT/t_traffic" -m 50
+    for f in "shm-0" "shm-0-pid$$-ns$ns"; do
+        if [ -f "/dev/shm/switchyard-$id-$f" ]; then rm -f "/dev/shm/switchyard-$id-$f"; else
+            echo "FAIL  /dev/shm/switchyard-$id-$f was removed"; FAILS=$((FAILS + 1)); fi
+    done
+    if [ -e "/dev/shm/switchyard-$id-shm-0-pid$dead-ns$ns" ] && ! kill -0 "$dead" 2>/dev/null; then
+        rm -f "/dev/shm/switchyard-$id-shm-0-pid$dead-ns$ns"
+        echo "FAIL  the region of a creator that is gone (pid $dead) was not removed"; FAILS=$((FAILS + 1))
+    fi
     if "$OUT/t_traffic" -m 10 >"$OUT/log.singleton" 2>&1; then
         echo "ok    singleton (no launcher)"
     else
