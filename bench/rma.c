@@ -1,7 +1,8 @@
 /* rma.c — one-sided (RMA) benchmark, one source for every MPI: latency of put, get, accumulate,
  * fetch-and-op and compare-and-swap under lock, flush and fence, put/get bandwidth. Prints "NAME SIZE VALUE".
  *
- * Windows come from MPI_Win_allocate. Ranks pair up, 2k the origin and 2k+1 the target, so every rank
+ * Windows come from MPI_Win_allocate, or with the argument "create" from MPI_Win_create over malloc'ed
+ * memory (metrics then start with "create_"). Ranks pair up, 2k the origin and 2k+1 the target, so every rank
  * of an even job is busy (with an odd number the last one only takes part in the fences and barriers).
  * A figure is that of the slowest pair (max over the origins), in a metric OP_SYNC_npN_us (N: ranks):
  *   lock   MPI_Win_lock(MPI_LOCK_SHARED, target) / op / MPI_Win_unlock per operation (OSU's -s lock)
@@ -233,8 +234,17 @@ int main(int argc, char **argv)
     }
     origin = me % 2 == 0 && me + 1 < np;
     target = origin ? me + 1 : MPI_PROC_NULL;
-    char *base;
-    MPI_Win_allocate(WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    char *base = NULL;
+    int create = argc > 1 && strcmp(argv[1], "create") == 0;
+    const char *prefix = create ? "create_" : "";
+    if (create && !(base = malloc((size_t)WIN_BYTES))) {
+        fprintf(stderr, "rma: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (create)
+        MPI_Win_create(base, WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    else
+        MPI_Win_allocate(WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
     memset(base, 0, (size_t)WIN_BYTES);
     src = malloc((size_t)AREA);
     dst = malloc((size_t)AREA);
@@ -250,7 +260,7 @@ int main(int argc, char **argv)
     char metric[64];
     for (int op = 0; op < NOPS; op++)
         for (int sync = 0; sync < NSYNCS; sync++) {
-            snprintf(metric, sizeof metric, "%s_%s_np%d_us", op_name[op], sync_name[sync], np);
+            snprintf(metric, sizeof metric, "%s%s_%s_np%d_us", prefix, op_name[op], sync_name[sync], np);
             for (int n = 8; n <= (op >= FOP ? 8 : 4096); n = next_size(n, 4096)) {
                 double t = best_of_3(op, sync, n, 3);
                 if (me == 0)
@@ -258,7 +268,7 @@ int main(int argc, char **argv)
             }
         }
     for (int op = PUT; op <= GET; op++) {
-        snprintf(metric, sizeof metric, "%s_bw_np%d_MBps", op_name[op], np);
+        snprintf(metric, sizeof metric, "%s%s_bw_np%d_MBps", prefix, op_name[op], np);
         for (int n = 8; n <= (int)AREA; n = next_size(n, (int)AREA)) {
             double t = best_of_3(op, -1, n, 1);
             if (me == 0)
@@ -268,6 +278,8 @@ int main(int argc, char **argv)
     final_check();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_free(&win);
+    if (create)
+        free(base);
     free(src);
     free(dst);
     MPI_Finalize();

@@ -3,11 +3,14 @@
  * otherwise or with SWITCHYARD_RMA_DIRECT=0): an exclusive lock excludes shared holders (a
  * pair written by two puts under it is never seen half done under a shared lock),
  * accumulates with derived datatypes are element-wise atomic, MPI_Get_accumulate returns the
- * old contents into a derived result type, lock_all and exclusive locks mixed. */
+ * old contents into a derived result type, lock_all and exclusive locks mixed; large puts and
+ * gets through strided types (64 Ki ints each way). The same on an MPI_Win_create window
+ * (its large puts and gets by cross-memory attach on one node). */
 #include "check.h"
 
 #define ROUNDS 200
 #define N 16 /* ints of the accumulate area */
+#define BIG (64 * 1024) /* ints of the large transfers, after the small areas */
 
 static int rank, size;
 
@@ -117,16 +120,58 @@ static void cas_mutex(MPI_Win w, const char *what)
           counter, ROUNDS / 4 * size);
 }
 
-static void run(int shared)
+/* Each rank puts BIG ints, strided in its buffer (every other int of 2 * BIG), into every other
+ * int of its right neighbour's large area (a vector target type), gets them back into a
+ * contiguous buffer and checks each; then the neighbour checks its memory. */
+static void large_strided(MPI_Win w, int *mem, const char *what)
 {
-    const char *what = shared ? "MPI_Win_allocate_shared" : "MPI_Win_allocate";
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, *src = malloc(sizeof(int) * 2 * BIG),
+        *back = malloc(sizeof(int) * BIG);
+    CHECK(src && back, "out of memory");
+    MPI_Datatype every_other;
+    CHECK_SUCCESS(MPI_Type_vector(BIG, 1, 2, MPI_INT, &every_other));
+    CHECK_SUCCESS(MPI_Type_commit(&every_other));
+    for (int i = 0; i < 2 * BIG; i++)
+        src[i] = i % 2 ? -1 : rank * 1000003 + i / 2;
+    CHECK_SUCCESS(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, w));
+    CHECK_SUCCESS(MPI_Put(src, 1, every_other, right, 4 + N, 1, every_other, w));
+    CHECK_SUCCESS(MPI_Win_flush(right, w));
+    CHECK_SUCCESS(MPI_Get(back, BIG, MPI_INT, right, 4 + N, 1, every_other, w));
+    CHECK_SUCCESS(MPI_Win_unlock(right, w));
+    for (int i = 0; i < BIG; i++)
+        CHECK(back[i] == rank * 1000003 + i, "%s: rank %d got back %d at %d, not %d", what, rank, back[i], i,
+              rank * 1000003 + i);
+    CHECK_SUCCESS(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK_SUCCESS(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w));
+    for (int i = 0; i < 2 * BIG; i++) {
+        int want = i % 2 ? 0 : left * 1000003 + i / 2;
+        CHECK(mem[4 + N + i] == want, "%s: rank %d holds %d at int %d of its large area, not %d", what, rank,
+              mem[4 + N + i], i, want);
+    }
+    CHECK_SUCCESS(MPI_Win_unlock(rank, w));
+    MPI_Type_free(&every_other);
+    free(src);
+    free(back);
+}
+
+enum { ALLOCATE, SHARED, CREATE };
+
+static void run(int flavour)
+{
+    const char *what = flavour == SHARED   ? "MPI_Win_allocate_shared"
+                       : flavour == CREATE ? "MPI_Win_create"
+                                           : "MPI_Win_allocate";
     int *mem;
     MPI_Win w;
-    MPI_Aint bytes = (4 + N) * sizeof(int);
-    if (shared)
+    MPI_Aint bytes = (4 + N + 2 * BIG) * sizeof(int);
+    if (flavour == SHARED) {
         CHECK_SUCCESS(MPI_Win_allocate_shared(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &w));
-    else
+    } else if (flavour == CREATE) {
+        CHECK((mem = malloc((size_t)bytes)) != NULL, "out of memory");
+        CHECK_SUCCESS(MPI_Win_create(mem, bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w));
+    } else {
         CHECK_SUCCESS(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &w));
+    }
     CHECK_SUCCESS(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w));
     memset(mem, 0, (size_t)bytes);
     CHECK_SUCCESS(MPI_Win_unlock(rank, w));
@@ -134,7 +179,10 @@ static void run(int shared)
     pair_exclusion(w, what);
     derived_accumulates(w, mem, what);
     cas_mutex(w, what);
+    large_strided(w, mem, what);
     CHECK_SUCCESS(MPI_Win_free(&w));
+    if (flavour == CREATE)
+        free(mem);
 }
 
 int main(int argc, char **argv)
@@ -142,8 +190,9 @@ int main(int argc, char **argv)
     CHECK_SUCCESS(MPI_Init(&argc, &argv));
     CHECK_SUCCESS(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_SUCCESS(MPI_Comm_size(MPI_COMM_WORLD, &size));
-    run(0);
-    run(1);
+    run(ALLOCATE);
+    run(SHARED);
+    run(CREATE);
     if (rank == 0)
         printf("rma_exclusion: %d ranks, all checks passed\n", size);
     CHECK_SUCCESS(MPI_Finalize());

@@ -86,6 +86,7 @@ void rt__win_destroy(rt_obj *o)
     free(w->mem);
     free(w->peers);
     free(w->attached);
+    free(w->cma);
     rt__win_rma_fini(w);
     if (w->comm)
         rt__obj_release(&w->comm->obj);
@@ -94,19 +95,27 @@ void rt__win_destroy(rt_obj *o)
     if (w->errh)
         rt__obj_release(&w->errh->obj);
     rt__attrs_clear(o); /* MPI_Win_free deleted them: left only if it never ran */
-    w->mem = NULL, w->peers = NULL, w->attached = NULL, w->comm = NULL, w->info = NULL, w->errh = NULL;
+    w->mem = NULL, w->peers = NULL, w->attached = NULL, w->cma = NULL, w->comm = NULL, w->info = NULL, w->errh = NULL;
 }
 
 /* MPI_Win_create: a window over the caller's memory [base, base + size). Collective over
- * comm (an intra-communicator). Bad size: RT_ERR_SIZE; disp_unit <= 0: RT_ERR_DISP. */
+ * comm (an intra-communicator). Bad size: RT_ERR_SIZE; disp_unit <= 0: RT_ERR_DISP. On one
+ * node, large puts and gets copy straight between processes (rt__win_cma_setup). */
 int rt_Win_create(void *base, rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *comm, rt_win **win)
 {
-    int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_CREATE, win, __func__);
-    if (!err) {
-        (*win)->base = base;
-        rt__win_rma_open(*win);
+    rt_win *w;
+    int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_CREATE, &w, __func__);
+    if (err)
+        return err;
+    w->base = base;
+    if ((err = rt__win_cma_setup(w, __func__)) != RT_SUCCESS) {
+        rt__win_destroy(&w->obj);
+        rt__obj_release(&w->obj);
+        return err;
     }
-    return err;
+    rt__win_rma_open(w);
+    *win = w;
+    return RT_SUCCESS;
 }
 
 /* MPI_Win_allocate: as MPI_Win_create over size bytes the library allocates (aligned as the
@@ -119,8 +128,8 @@ int rt_Win_allocate(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *com
     int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_ALLOCATE, &w, __func__);
     if (err)
         return err;
-    if ((w->direct = rt__win_direct_agree(w, &err))) {
-        if ((err = rt__win_shm_map(w, 1, __func__)) != RT_SUCCESS) {
+    if ((w->direct = rt__win_direct_agree(w, &err) )) {
+        if ((err = rt__win_shm_map(w, SHM_APART, __func__)) != RT_SUCCESS) {
             rt__win_destroy(&w->obj);
             rt__obj_release(&w->obj);
             return err;
@@ -152,10 +161,10 @@ int rt_Win_allocate_shared(rt_aint size, rt_aint disp_unit, rt_info *info, rt_co
     int err = win_new(size, disp_unit, info, comm, RT_WIN_FLAVOR_SHARED, &w, __func__);
     if (err)
         return err;
-    w->direct = rt__win_direct_agree(w, &err);
+    w->direct = rt__win_direct_agree(w, &err) ;
     if (err)
         err = win_failed(&comm->obj, err, __func__);
-    if (err || (err = rt__win_shm_map(w, w->noncontig, __func__)) != RT_SUCCESS) {
+    if (err || (err = rt__win_shm_map(w, w->noncontig ? SHM_APART : SHM_CONTIG, __func__)) != RT_SUCCESS) {
         rt__win_destroy(&w->obj);
         rt__obj_release(&w->obj);
         return err;

@@ -40,6 +40,8 @@ struct rt_win {
     int direct;                      /* operations are loads and stores (win_direct.c) */
     char *ctl;                       /* direct: each rank's lock words (win_direct.c) */
     size_t ctl_stride;
+    struct rt__win_cma { int pid; char *base; } *cma; /* MPI_Win_create on one node: each rank's
+                                                           process and memory (win_direct.c) */
     struct rt__win_region *attached; /* dynamic windows */
     int nattached;
     rt_info *info;                   /* the hints in force (owned; win_info.c) */
@@ -81,11 +83,12 @@ void rt__win_destroy(rt_obj *o);
  * values, the standard's defaults for the others (unknown keys are dropped), and what they
  * decide (no_locks, align). RT_SUCCESS or RT_ERR_NO_MEM. */
 int rt__win_hints_init(rt_win *w, const rt_info *info);
-/* Maps w's shared segment (the members' sizes known; apart: each part on pages of its own,
- * as alloc_shared_noncontig asks) with the control words of direct operations after the
- * parts (w->ctl), and sets w->base; raises on w->comm naming fn (RT_ERR_RMA_SHARED when the
- * processes are not all on one node). */
-int rt__win_shm_map(rt_win *w, int apart, const char *fn);
+/* Maps w's shared segment: the members' parts (their sizes known; layout SHM_CONTIG one after
+ * the other, SHM_APART each on pages of its own, as alloc_shared_noncontig asks; SHM_NO_PARTS
+ * none, w->base left as it is) and the control words of direct operations after them (w->ctl);
+ * raises on w->comm naming fn (RT_ERR_RMA_SHARED when the processes are not all on one node). */
+enum { SHM_CONTIG, SHM_APART, SHM_NO_PARTS };
+int rt__win_shm_map(rt_win *w, int layout, const char *fn);
 void rt__win_shm_unmap(rt_win *w);
 /* Once every process ended its epochs on w (MPI_Win_free's agreement): completes what w's
  * process still does as a target (a message half received, replies in flight). */
@@ -97,6 +100,13 @@ int rt__win_rma_idle(const rt_win *w);
  * 1 when every member shares memory with every other, SWITCHYARD_RMA_DIRECT is not 0 and
  * w->align fits a page. *err: a communication failure. */
 int rt__win_direct_agree(rt_win *w, int *err);
+/* MPI_Win_create on one node: when every member reaches every other's memory by cross-memory
+ * attach (an agreement over w->comm, after w->base is set), sets w->cma. RT_SUCCESS (also
+ * when not) or an error raised on w->comm naming fn. */
+int rt__win_cma_setup(rt_win *w, const char *fn);
+/* The smallest put or get done by cross-memory attach on such a window, in bytes
+ * (SWITCHYARD_RMA_CMA_MIN, default 16384): below, a message costs less than the system call. */
+int rt__win_cma_min(void);
 /* The bytes of one rank's control words in a shared segment of n ranks (win_direct.c). */
 size_t rt__win_ctl_stride(int n);
 /* One-sided state of a new window w (its comm set): RT_SUCCESS or RT_ERR_NO_MEM. */

@@ -1,13 +1,18 @@
-/* win_direct.c — one-sided operations as loads and stores: on a window whose memory every
- * member maps (win_shm.c), operations and locks need neither messages nor the target. */
+/* win_direct.c — one-sided operations done by the origin alone: loads and stores on a window
+ * whose memory every member maps (win_shm.c; locks are words there), and large puts and gets
+ * by cross-memory attach on MPI_Win_create's. Neither needs messages nor the target. */
 #define _GNU_SOURCE
 #include "win_rma.h"
+#include "coll/coll.h"
 #include "p2p/p2p.h"
 #include "type/type.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The control words of one rank's memory, in the shared segment after the parts. lock: the
  * shared holders (low 32 bits), EXCL while an exclusive holder has it, and WAITER times the
@@ -179,6 +184,12 @@ static int acc_lock(const rt_win *w, int rank)
     }
 }
 
+/* rank's window memory as this process reaches it. */
+static struct rma_mem memory_of(const rt_win *w, int rank)
+{
+    return (struct rma_mem){(char *)w->shm + w->shm_off[rank], 0, rank};
+}
+
 int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type *rtype, const char *fn)
 {
     if (target_failed(w, rank))
@@ -197,7 +208,8 @@ int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type 
         return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
                         "a process of the window failed inside an accumulate at rank %d", rank);
     }
-    err = rt__rma_apply_to(w, (char *)w->shm + w->shm_off[rank], msg, w->comm->rank, old, fn);
+    struct rma_mem m = memory_of(w, rank);
+    err = rt__rma_apply_to(w, &m, msg, w->comm->rank, old, fn);
     if (atomic)
         __atomic_store_n(&ctl_of(w, rank)->acc, 0, __ATOMIC_RELEASE);
     if (!err && old != rbuf && old)
@@ -211,10 +223,57 @@ int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len
 {
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
-    char *mem = (char *)w->shm + w->shm_off[rank] + off;
-    if (put)
-        memcpy(mem, buf, (size_t)len);
-    else
-        memcpy(buf, mem, (size_t)len);
+    struct rma_mem m = memory_of(w, rank);
+    return rt__rma_move(w, &m, &(struct rma_blk){off, len}, 1, buf, put, fn);
+}
+
+static const char cma_probe = 1; /* what a peer reads to learn whether cross-memory attach works */
+
+int rt__win_cma_setup(rt_win *w, const char *fn)
+{
+    int n = w->comm->size, me = w->comm->rank, right = (me + 1) % n, err;
+    const char *off = getenv("SWITCHYARD_SHM_NOCMA");
+    if (!rt__win_direct_agree(w, &err))
+        return err ? rt_raise(&w->comm->obj, err, fn, "the members could not agree (internal communication failed: %s)",
+                              rt__class_string(err))
+                   : RT_SUCCESS;
+    struct who { int64_t pid; uint64_t base, probe; } mine = {getpid(), (uintptr_t)w->base, (uintptr_t)&cma_probe};
+    struct who *all = malloc(sizeof *all * (size_t)n);
+    if (!all)
+        return rt_raise(&w->comm->obj, RT_ERR_NO_MEM, fn, "out of memory for the window");
+    rt__team t = rt__team_of(w->comm);
+    if ((err = rt__coll_allgather(&t, &mine, all, sizeof mine)) != RT_SUCCESS) {
+        free(all);
+        return rt_raise(&w->comm->obj, err, fn, "the members could not agree (internal communication failed: %s)",
+                        rt__class_string(err));
+    }
+    char got = 0; /* can this process read its right neighbour's memory? */
+    struct iovec l = {&got, 1}, r = {(void *)(uintptr_t)all[right].probe, 1};
+    int ok = !(off && strcmp(off, "1") == 0) &&
+             (right == me || (process_vm_readv((pid_t)all[right].pid, &l, 1, &r, 1, 0) == 1 && got == 1));
+    if (ok && !(w->cma = malloc(sizeof *w->cma * (size_t)n)))
+        ok = 0;
+    for (int i = 0; ok && i < n; i++)
+        w->cma[i] = (struct rt__win_cma){(int)all[i].pid, (char *)(uintptr_t)all[i].base};
+    free(all);
+    if (!rt__all_ok(w->comm, ok, &err) || err) {
+        free(w->cma);
+        w->cma = NULL;
+        if (err)
+            return rt_raise(&w->comm->obj, err, fn, "the members could not agree (internal communication failed: %s)",
+                            rt__class_string(err));
+    }
     return RT_SUCCESS;
+}
+
+int rt__win_cma_min(void)
+{
+    static int min = -1; /* set once; two threads may both set it, to the same value */
+    if (min < 0) {
+        const char *v = getenv("SWITCHYARD_RMA_CMA_MIN");
+        min = v && *v ? atoi(v) : 16384;
+        if (min < 0)
+            min = 0;
+    }
+    return min;
 }

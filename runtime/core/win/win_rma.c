@@ -114,6 +114,28 @@ struct rma_args {
     rt_request **req; /* request-based (MPI_Rput, ...): a request for it, passive epochs only */
 };
 
+/* Put or get a (the target's memory as blocks bl) by cross-memory attach, at once. */
+static int cma_copy(rt_win *w, const struct rma_args *a, const struct blocks *bl, const char *fn)
+{
+    int put = a->kind == RMA_PUT;
+    rt_type *t = put ? a->otype : a->rtype;
+    rt_count count = put ? a->ocount : a->rcount;
+    char *buf = put ? (char *)a->obuf : a->rbuf, *tmp = NULL;
+    int64_t bytes = count * t->size;
+    if (!rt__type_contig(t)) { /* through a packed copy */
+        if (!(tmp = malloc((size_t)bytes)))
+            return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
+        if (put)
+            rt__type_pack(t, buf, count, tmp);
+    }
+    struct rma_mem m = {w->cma[a->target].base, w->cma[a->target].pid, a->target};
+    int err = rt__rma_move(w, &m, bl->b, bl->n, tmp ? tmp : buf, put, fn);
+    if (!err && tmp && !put)
+        rt__type_unpack(t, tmp, bytes, buf);
+    free(tmp);
+    return err;
+}
+
 /* A request-based operation done already: its request, complete (req NULL: none). */
 static int done_now(rt_win *w, rt_request **req)
 {
@@ -165,6 +187,12 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
         rt__type_contig(a->kind == RMA_PUT ? a->otype : a->rtype)) { /* one copy, nothing packed */
         int err = rt__win_direct_copy(w, a->target, bl.b[0].off, a->kind == RMA_PUT ? (void *)a->obuf : a->rbuf,
                                       bl.b[0].len, a->kind == RMA_PUT, fn);
+        free_blocks(&bl);
+        return err ? err : done_now(w, a->req);
+    }
+    if (w->cma && (a->kind == RMA_PUT || a->kind == RMA_GET) && tbytes >= rt__win_cma_min() &&
+        a->target != w->comm->rank) { /* one copy, straight between the processes */
+        int err = cma_copy(w, a, &bl, fn);
         free_blocks(&bl);
         return err ? err : done_now(w, a->req);
     }

@@ -47,10 +47,20 @@ int rt__rma_reply_tag(rt_win *w);
 /* Applies operation message msg from rank src at w (the target); a reply goes out through a
  * request kept in w->tgt. Errors are raised on w naming fn. */
 int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn);
-/* Applies operation message msg from rank src to the window memory at mem (a rank's base;
- * dynamic windows: addresses, checked against this process's regions); old, when set,
- * receives the bytes there before (packed, as many as the blocks hold). Errors raised on w. */
-int rt__rma_apply_to(rt_win *w, char *mem, const char *msg, int src, char *old, const char *fn);
+/* A rank's window memory as a process reaches it: base in this process (pid 0; dynamic
+ * windows: addresses, checked against this process's regions), or base in process pid
+ * (cross-memory attach: process_vm_readv/writev). */
+struct rma_mem {
+    char *base;
+    int pid, rank;
+};
+/* Copies between memory m at blocks bl[0..n) and the packed bytes at buf (to_mem: into m):
+ * RT_SUCCESS, or an error raised on w naming fn (another process's memory out of reach). */
+int rt__rma_move(rt_win *w, const struct rma_mem *m, const struct rma_blk *bl, int64_t n, char *buf, int to_mem,
+                 const char *fn);
+/* Applies operation message msg from rank src to window memory m; old, when set, receives
+ * the bytes there before (packed, as many as the blocks hold). Errors raised on w naming fn. */
+int rt__rma_apply_to(rt_win *w, const struct rma_mem *m, const char *msg, int src, char *old, const char *fn);
 
 /* Direct windows (w->direct, win_direct.c). */
 /* Waits for the lock of type at rank's memory: *answer = 1 when taken, -1 - r when rank r

@@ -1,10 +1,14 @@
 /* win_target.c — one-sided operations as their target applies them (the window's memory as
  * blocks, accumulates element-wise, replies), and the request lists epochs keep. */
+#define _GNU_SOURCE
 #include "win_rma.h"
 #include "p2p/p2p.h"
 #include "type/type.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
 
 int rt__rma_keep(struct rt__win_ops *l, rt_request *r, void *buf)
 {
@@ -50,12 +54,12 @@ int rt__rma_reply_tag(rt_win *w)
     return TAG_REPLY0 + (int)(w->reply_seq++ % REPLY_TAGS);
 }
 
-/* The address of block b in memory mem, or NULL when (a dynamic window) no attached region
+/* The address of block b in memory m, or NULL when (a dynamic window) no attached region
  * holds it. */
-static char *block_at(rt_win *w, char *mem, const struct rma_blk *b)
+static char *block_at(rt_win *w, const struct rma_mem *m, const struct rma_blk *b)
 {
     if (w->flavor != RT_WIN_FLAVOR_DYNAMIC)
-        return mem + b->off;
+        return m->base + b->off;
     char *p = (char *)(intptr_t)b->off;
     for (int i = 0; i < w->nattached; i++) {
         char *rb = w->attached[i].base;
@@ -65,16 +69,60 @@ static char *block_at(rt_win *w, char *mem, const struct rma_blk *b)
     return NULL;
 }
 
-/* Copies between memory mem at blocks bl[0..n) and the packed bytes at buf (to_mem: into mem). */
-static void move_blocks(rt_win *w, char *mem, const struct rma_blk *bl, int64_t n, char *buf, int to_mem)
+/* Copies between another process's memory m at blocks bl[0..n) and the packed bytes at buf
+ * (to_mem: into m), up to 512 blocks a system call: 0 or -errno. */
+static int cma_blocks(const struct rma_mem *m, const struct rma_blk *bl, int64_t n, char *buf, int to_mem)
 {
+    int64_t i = 0, in = 0; /* the next byte: block i, in bytes into it */
+    for (char *at = buf; i < n;) {
+        struct iovec remote[512];
+        size_t want = 0;
+        int k = 0;
+        for (int64_t j = i, o = in; j < n && k < 512; j++, o = 0, k++) {
+            remote[k] = (struct iovec){m->base + bl[j].off + o, (size_t)(bl[j].len - o)};
+            want += remote[k].iov_len;
+        }
+        struct iovec local = {at, want};
+        ssize_t got = to_mem ? process_vm_writev(m->pid, &local, 1, remote, (unsigned long)k, 0)
+                             : process_vm_readv(m->pid, &local, 1, remote, (unsigned long)k, 0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return got < 0 ? -errno : -EFAULT;
+        at += got;
+        for (int64_t left = got; left > 0;) { /* step over what moved */
+            int64_t rest = bl[i].len - in;
+            if (left < rest) {
+                in += left;
+                break;
+            }
+            left -= rest, i++, in = 0;
+        }
+        while (i < n && bl[i].len == 0)
+            i++;
+    }
+    return 0;
+}
+
+int rt__rma_move(rt_win *w, const struct rma_mem *m, const struct rma_blk *bl, int64_t n, char *buf, int to_mem,
+                 const char *fn)
+{
+    if (m->pid) {
+        int e = cma_blocks(m, bl, n, buf, to_mem);
+        if (e == -ESRCH)
+            return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn, "rank %d of the window has failed", m->rank);
+        return e ? rt_raise(&w->obj, RT_ERR_OTHER, fn, "cannot %s rank %d's window memory (process %d: %s)",
+                            to_mem ? "write" : "read", m->rank, m->pid, strerror(-e))
+                 : RT_SUCCESS;
+    }
     for (int64_t i = 0, at = 0; i < n; at += bl[i].len, i++) {
-        char *p = block_at(w, mem, &bl[i]);
+        char *p = block_at(w, m, &bl[i]);
         if (to_mem)
             memcpy(p, buf + at, (size_t)bl[i].len);
         else
             memcpy(buf + at, p, (size_t)bl[i].len);
     }
+    return RT_SUCCESS;
 }
 
 /* old = in op old over packed elements of the predefined type basic (bytes of them). Packed
@@ -97,7 +145,7 @@ static int combine(rt_op *op, rt_type *basic, const char *in, char *old, int64_t
     return err;
 }
 
-int rt__rma_apply_to(rt_win *w, char *mem, const char *msg, int src, char *old, const char *fn)
+int rt__rma_apply_to(rt_win *w, const struct rma_mem *m, const char *msg, int src, char *old, const char *fn)
 {
     struct rma_hdr h;
     memcpy(&h, msg, sizeof h);
@@ -105,44 +153,46 @@ int rt__rma_apply_to(rt_win *w, char *mem, const char *msg, int src, char *old, 
     const char *data = msg + sizeof h + (size_t)h.nblk * sizeof *bl;
     int64_t total = 0;
     for (int64_t i = 0; i < h.nblk; i++) {
-        if (!block_at(w, mem, &bl[i]))
+        if (!m->pid && !block_at(w, m, &bl[i]))
             return rt_raise(&w->obj, RT_ERR_RMA_RANGE, fn,
                             "rank %d accessed %lld bytes at address %p, outside every region attached to the window",
                             src, (long long)bl[i].len, (void *)(intptr_t)bl[i].off);
         total += bl[i].len;
     }
-    if (h.kind == RMA_PUT) {
-        move_blocks(w, mem, bl, h.nblk, (char *)data, 1);
-        return RT_SUCCESS;
-    }
-    if (h.kind == RMA_GET) {
-        if (old)
-            move_blocks(w, mem, bl, h.nblk, old, 0);
-        return RT_SUCCESS;
-    }
+    if (h.kind == RMA_PUT)
+        return rt__rma_move(w, m, bl, h.nblk, (char *)data, 1, fn);
+    if (h.kind == RMA_GET)
+        return old ? rt__rma_move(w, m, bl, h.nblk, old, 0, fn) : RT_SUCCESS;
     /* the accumulates read the old contents first, packed, and write back the new */
     char small[256], *cur = total <= (int64_t)sizeof small ? small : malloc((size_t)total);
     if (!cur)
         return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
-    move_blocks(w, mem, bl, h.nblk, cur, 0);
+    int err = rt__rma_move(w, m, bl, h.nblk, cur, 0, fn);
+    if (err) {
+        if (cur != small)
+            free(cur);
+        return err;
+    }
     if (old)
         memcpy(old, cur, (size_t)total);
     rt_op *op = h.op >= 0 ? (rt_op *)rt_builtins[h.op] : NULL;
     rt_type *basic = h.basic >= 0 ? (rt_type *)rt_builtins[h.basic] : NULL;
-    int changed = 0, err = RT_SUCCESS;
+    int changed = 0;
     if (h.kind == RMA_CAS) { /* data: the compare value, then the new one */
         if ((changed = memcmp(cur, data, (size_t)total) == 0))
             memcpy(cur, data + total, (size_t)total);
     } else if (h.bytes > 0 && op && op->obj.index == RT_B_REPLACE) {
         memcpy(cur, data, (size_t)total), changed = 1;
     } else if (h.bytes > 0 && op && basic) {
-        err = combine(op, basic, data, cur, total), changed = 1;
+        if ((err = combine(op, basic, data, cur, total)))
+            err = RT_ERR(w, err, "out of memory");
+        changed = 1;
     }
     if (changed && !err)
-        move_blocks(w, mem, bl, h.nblk, cur, 1);
+        err = rt__rma_move(w, m, bl, h.nblk, cur, 1, fn);
     if (cur != small)
         free(cur);
-    return err ? RT_ERR(w, err, "out of memory") : RT_SUCCESS;
+    return err;
 }
 
 int64_t rt__rma_msg_bytes(const char *msg, struct rma_hdr *h)
@@ -162,7 +212,7 @@ int rt__rma_apply(rt_win *w, char *msg, int src, const char *fn)
     char *reply = NULL;
     if (h.reply_tag && !(reply = malloc(total > 0 ? (size_t)total : 1)))
         return RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
-    int err = rt__rma_apply_to(w, w->base, msg, src, reply, fn);
+    int err = rt__rma_apply_to(w, &(struct rma_mem){w->base, 0, w->comm->rank}, msg, src, reply, fn);
     if (err || !reply)
         return free(reply), err;
     rt_request *r = NULL;
