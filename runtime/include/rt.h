@@ -208,6 +208,10 @@ int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
  * yet" (errors.c; declared again by the generated rt_stubs.c; also a face's for the procedures
  * it offers that the runtime has not, such as MPIR_Err_unsupported's). Returns the error code. */
 int rt__unsupported(rt_obj *obj, const char *fn);
+/* While a large-count procedure (MPI_X_c) runs rt_X, this thread's rt__large_call names MPI_X
+ * (the generated rt_X_c sets it): errors raised under that name say MPI_X_c, the procedure
+ * the program called. NULL otherwise. */
+extern _Thread_local const char *rt__large_call;
 
 /* Checks that MPI is initialized and not finalized; otherwise a fatal error naming fn. The
  * test is inline (every entry point makes it); the error is rt__require_init_failed's. */

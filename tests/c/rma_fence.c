@@ -174,6 +174,10 @@ static void flavour(int f)
     CHECK_SUCCESS(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
     CHECK_ERR(MPI_Put(src, 1, MPI_INT, next, disp(bases, next, 0), 1, MPI_INT, w), MPI_ERR_RMA_SYNC,
               "MPI_Put", "no access epoch");
+    CHECK_ERR(MPI_Get_c(src, 1, MPI_INT, next, disp(bases, next, 0), 1, MPI_INT, w), MPI_ERR_RMA_SYNC,
+              "MPI_Get_c:", "no access epoch"); /* the large-count form is named */
+    CHECK_ERR(MPI_Get(src, 1, MPI_INT, next, disp(bases, next, 0), 1, MPI_INT, w), MPI_ERR_RMA_SYNC,
+              "MPI_Get:", "no access epoch");
     int e = MPI_Win_fence(MPI_MODE_NOCHECK, w);
     if (CHECK_SWITCHYARD)
         CHECK_ERR(e, MPI_ERR_ASSERT, "MPI_Win_fence", "MPI_MODE_NOCHECK");

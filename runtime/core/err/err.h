@@ -56,7 +56,7 @@ extern struct rt__err_state rt__err;
 /* ------------------------------------------------------------ errors (errors.c) */
 
 /* Writes the MPI name of fn ("rt_Comm_rank" -> "MPI_Comm_rank"; other names as they are)
- * into buf (size n); returns buf. */
+ * into buf (size n), with "_c" when it is this thread's rt__large_call; returns buf. */
 const char *rt__mpi_name(const char *fn, char *buf, size_t n);
 /* A rank value as a message shows it: the constant's name for the runtime's special values
  * (MPI_PROC_NULL, ...: each face maps its own to them, so the number would be the runtime's, not

@@ -15,6 +15,8 @@ struct rt__err_state rt__err = {.lastused = RT_ERR_LASTCODE};
 
 /* The MPI name of a runtime entry point: "rt_Comm_rank" -> "MPI_Comm_rank"; any other
  * name (already "MPI_...") is copied as it is. Truncates to n-1 chars; returns buf. */
+_Thread_local const char *rt__large_call;
+
 const char *rt__mpi_name(const char *fn, char *buf, size_t n)
 {
     if (!fn)
@@ -23,6 +25,8 @@ const char *rt__mpi_name(const char *fn, char *buf, size_t n)
         snprintf(buf, n, "MPI_%s", fn + 3);
     else
         snprintf(buf, n, "%s", fn);
+    if (rt__large_call && strcmp(buf, rt__large_call) == 0 && strlen(buf) + 3 <= n)
+        strcat(buf, "_c"); /* the large-count form is the one called */
     return buf;
 }
 
