@@ -97,8 +97,9 @@ int rt__win_rma_settle(rt_win *w);
  * the last fence, no passive-target epoch open). */
 int rt__win_rma_idle(const rt_win *w);
 /* Whether w's operations may be loads and stores (win_direct.c): an agreement over w->comm,
- * 1 when every member shares memory with every other, SWITCHYARD_RMA_DIRECT is not 0 and
- * w->align fits a page. *err: a communication failure. */
+ * 1 when every member shares memory with every other, SWITCHYARD_RMA_DIRECT is not 0, w->align
+ * fits a page and (MPI_Win_allocate) /dev/shm has twice the room its parts need. *err: a
+ * communication failure. */
 int rt__win_direct_agree(rt_win *w, int *err);
 /* MPI_Win_create on one node: when every member reaches every other's memory by cross-memory
  * attach (an agreement over w->comm, after w->base is set), sets w->cma. RT_SUCCESS (also

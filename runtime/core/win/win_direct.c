@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,10 +40,21 @@ static struct ctl *ctl_of(const rt_win *w, int rank)
     return (struct ctl *)(w->ctl + w->ctl_stride * (size_t)rank);
 }
 
+/* Whether /dev/shm has room for MPI_Win_allocate's parts (each on its pages) with half of it
+ * to spare: else the memory is private, and operations messages. */
+static int room_for(const rt_win *w)
+{
+    struct statvfs fs;
+    double need = 0;
+    for (int r = 0; r < w->comm->size; r++)
+        need += (double)((w->peers[r].size + 4095) / 4096 * 4096);
+    return statvfs("/dev/shm", &fs) == 0 && 2 * need <= (double)fs.f_bavail * (double)fs.f_frsize;
+}
+
 int rt__win_direct_agree(rt_win *w, int *err)
 {
     const char *e = getenv("SWITCHYARD_RMA_DIRECT");
-    int ok = !(e && strcmp(e, "0") == 0) && w->align <= 4096;
+    int ok = !(e && strcmp(e, "0") == 0) && w->align <= 4096 && (w->flavor != RT_WIN_FLAVOR_ALLOCATE || room_for(w));
     for (int r = 0; ok && r < w->comm->size; r++)
         ok = rt__peer_shares_memory(rt__comm_world_rank(w->comm, r));
     return rt__all_ok(w->comm, ok, err);

@@ -58,7 +58,8 @@ int rt__win_shm_map(rt_win *w, int layout, const char *fn)
     if (comm->rank == 0) {
         seg_name(name, sizeof name);
         fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-        if (fd >= 0 && ftruncate(fd, (off_t)w->shm_bytes) != 0) {
+        /* the pages reserved now: a full /dev/shm is an error here, not a SIGBUS at a store */
+        if (fd >= 0 && (ftruncate(fd, (off_t)w->shm_bytes) != 0 || posix_fallocate(fd, 0, (off_t)w->shm_bytes) != 0)) {
             close(fd);
             shm_unlink(name);
             fd = -1;
