@@ -308,7 +308,7 @@ static inline int rt_comm_remote_size_of(const rt_comm *comm) /* 0 for intra-com
 {
     return comm ? ((const struct rt_comm_sizes *)(const void *)comm)->remote_size : -1;
 }
-int rt_win_size_of(const rt_win *win);          /* its group's size, -1 if win is not live */
+int rt_win_size_of(const rt_win *win); /* its group's size (win validated: not checked again); -1 for NULL */
 
 /* How an attribute value was set (docs/internals.md, "Attributes"): a pointer (C), an
  * address-sized integer or an int (sign-extended). A get that reads pointers (C) returns a

@@ -271,10 +271,10 @@ int rt_Win_shared_query(rt_win *win, int rank, rt_aint *size, rt_aint *disp_unit
     return RT_SUCCESS;
 }
 
-/* The size of win's group (the target ranks of its RMA calls), -1 if win is not a live window. */
+/* The size of win's group (the target ranks of its RMA calls); win was validated by the face, -1 for NULL. */
 int rt_win_size_of(const rt_win *win)
 {
-    return rt_obj_is(win, RT_CLASS_WIN) ? rt_comm_size_of(win->comm) : -1;
+    return win ? rt_comm_size_of(win->comm) : -1; /* validated by the face already */
 }
 
 /* MPI_Win_get_group: a new group of the window's processes. */

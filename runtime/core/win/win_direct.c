@@ -235,8 +235,12 @@ int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len
 {
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
-    struct rma_mem m = memory_of(w, rank);
-    return rt__rma_move(w, &m, &(struct rma_blk){off, len}, 1, buf, put, fn);
+    char *at = (char *)w->shm + w->shm_off[rank] + off;
+    if (put)
+        memcpy(at, buf, (size_t)len);
+    else
+        memcpy(buf, at, (size_t)len);
+    return RT_SUCCESS;
 }
 
 static const char cma_probe = 1; /* what a peer reads to learn whether cross-memory attach works */

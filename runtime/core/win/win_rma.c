@@ -98,7 +98,7 @@ static int check_op(rt_win *w, rt_op *op, rt_type *otype, rt_type *ttype, const 
  * displacement disp, checked against the target's window) and `bytes` of data from pack
  * (count elements of otype at obuf; cmp: a compare value of the same size first). A reply
  * tag goes with it when rbuf is set: the reply lands in rcount elements of rtype at rbuf. */
-struct rma_args {
+struct rma_args { /* callers name every field: a partial initializer is a memset first */
     int kind;
     const void *obuf, *cmp;
     rt_count ocount;
@@ -136,6 +136,16 @@ static int cma_copy(rt_win *w, const struct rma_args *a, const struct blocks *bl
     return err;
 }
 
+/* Raises RT_ERR_RMA_RANGE for a's len bytes at byte off of the target's window. */
+static int out_of_range(rt_win *w, const struct rma_args *a, int64_t off, int64_t len, const char *fn)
+{
+    return rt_raise(&w->obj, RT_ERR_RMA_RANGE, fn,
+                    "target rank %d: bytes %lld to %lld are outside its window of %lld bytes "
+                    "(target_disp = %lld, displacement unit %lld)",
+                    a->target, (long long)off, (long long)(off + len - 1), (long long)w->peers[a->target].size,
+                    (long long)a->disp, (long long)w->peers[a->target].disp_unit);
+}
+
 /* A request-based operation done already: its request, complete (req NULL: none). */
 static int done_now(rt_win *w, rt_request **req)
 {
@@ -168,28 +178,24 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
                         "the result buffer holds %lld bytes of data and the target %lld: their type signatures differ",
                         (long long)rbytes, (long long)tbytes);
     int64_t base = dynamic ? (int64_t)a->disp : (int64_t)a->disp * w->peers[a->target].disp_unit;
-    struct blocks bl = {.n = 0, .cap = 4};
-    bl.b = bl.few;
+    if (w->direct && (a->kind == RMA_PUT || a->kind == RMA_GET) && rt__type_contig(a->ttype) &&
+        rt__type_contig(a->kind == RMA_PUT ? a->otype : a->rtype)) { /* one copy, nothing packed */
+        if (tbytes > 0 && (base < 0 || base + tbytes > w->peers[a->target].size))
+            return out_of_range(w, a, base, tbytes, fn);
+        int err = rt__win_direct_copy(w, a->target, base, a->kind == RMA_PUT ? (void *)a->obuf : a->rbuf, tbytes,
+                                      a->kind == RMA_PUT, fn);
+        return err ? err : done_now(w, a->req);
+    }
+    struct blocks bl; /* not zeroed: few is written as it fills */
+    bl.n = 0, bl.cap = 4, bl.b = bl.few;
     if (blocks_of(a->ttype, a->tcount, base, &bl))
         return free_blocks(&bl), RT_ERR(w, RT_ERR_NO_MEM, "out of memory");
     for (int64_t i = 0; i < bl.n && !dynamic; i++)
         if (bl.b[i].off < 0 || bl.b[i].off + bl.b[i].len > w->peers[a->target].size) {
-            int64_t off = bl.b[i].off, end = off + bl.b[i].len;
+            struct rma_blk out = bl.b[i];
             free_blocks(&bl);
-            return rt_raise(&w->obj, RT_ERR_RMA_RANGE, fn,
-                            "target rank %d: bytes %lld to %lld are outside its window of %lld bytes "
-                            "(target_disp = %lld, displacement unit %lld)",
-                            a->target, (long long)off, (long long)(end - 1),
-                            (long long)w->peers[a->target].size, (long long)a->disp,
-                            (long long)w->peers[a->target].disp_unit);
+            return out_of_range(w, a, out.off, out.len, fn);
         }
-    if (w->direct && bl.n == 1 && (a->kind == RMA_PUT || a->kind == RMA_GET) &&
-        rt__type_contig(a->kind == RMA_PUT ? a->otype : a->rtype)) { /* one copy, nothing packed */
-        int err = rt__win_direct_copy(w, a->target, bl.b[0].off, a->kind == RMA_PUT ? (void *)a->obuf : a->rbuf,
-                                      bl.b[0].len, a->kind == RMA_PUT, fn);
-        free_blocks(&bl);
-        return err ? err : done_now(w, a->req);
-    }
     if (w->cma && (a->kind == RMA_PUT || a->kind == RMA_GET) && tbytes >= rt__win_cma_min() &&
         a->target != w->comm->rank) { /* one copy, straight between the processes */
         int err = cma_copy(w, a, &bl, fn);
@@ -246,7 +252,7 @@ int rt_Put(const void *origin_addr, rt_count origin_count, rt_type *origin_datat
 {
     return rma_send(win, &(struct rma_args){.kind = RMA_PUT, .obuf = origin_addr, .ocount = origin_count,
                                             .otype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = target_count, .ttype = target_datatype},
+                                            .tcount = target_count, .ttype = target_datatype, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL, .op = NULL, .req = NULL},
                     "MPI_Put");
 }
 
@@ -255,7 +261,7 @@ int rt_Get(void *origin_addr, rt_count origin_count, rt_type *origin_datatype, i
 {
     return rma_send(win, &(struct rma_args){.kind = RMA_GET, .rbuf = origin_addr, .rcount = origin_count,
                                             .rtype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = target_count, .ttype = target_datatype},
+                                            .tcount = target_count, .ttype = target_datatype, .obuf = NULL, .cmp = NULL, .ocount = 0, .otype = NULL, .op = NULL, .req = NULL},
                     "MPI_Get");
 }
 
@@ -274,7 +280,7 @@ int rt_Accumulate(const void *origin_addr, rt_count origin_count, rt_type *origi
 {
     return accumulate(win, &(struct rma_args){.kind = RMA_ACC, .obuf = origin_addr, .ocount = origin_count,
                                               .otype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                              .tcount = target_count, .ttype = target_datatype, .op = op},
+                                              .tcount = target_count, .ttype = target_datatype, .op = op, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL, .req = NULL},
                       "MPI_Accumulate");
 }
 
@@ -285,7 +291,7 @@ int rt_Get_accumulate(const void *origin_addr, rt_count origin_count, rt_type *o
     return accumulate(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = origin_count,
                                               .otype = origin_datatype, .rbuf = result_addr, .rcount = result_count,
                                               .rtype = result_datatype, .target = target_rank, .disp = target_disp,
-                                              .tcount = target_count, .ttype = target_datatype, .op = op},
+                                              .tcount = target_count, .ttype = target_datatype, .op = op, .cmp = NULL, .req = NULL},
                       "MPI_Get_accumulate");
 }
 
@@ -295,7 +301,7 @@ int rt_Fetch_and_op(const void *origin_addr, void *result_addr, rt_type *datatyp
     return accumulate(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = 1, .otype = datatype,
                                               .rbuf = result_addr, .rcount = 1, .rtype = datatype,
                                               .target = target_rank, .disp = target_disp, .tcount = 1,
-                                              .ttype = datatype, .op = op},
+                                              .ttype = datatype, .op = op, .cmp = NULL, .req = NULL},
                       "MPI_Fetch_and_op");
 }
 
@@ -307,7 +313,7 @@ int rt_Compare_and_swap(const void *origin_addr, const void *compare_addr, void 
     return rma_send(win, &(struct rma_args){.kind = RMA_CAS, .obuf = origin_addr, .cmp = compare_addr, .ocount = 1,
                                             .otype = datatype, .rbuf = result_addr, .rcount = 1, .rtype = datatype,
                                             .target = target_rank, .disp = target_disp, .tcount = 1,
-                                            .ttype = datatype},
+                                            .ttype = datatype, .op = NULL, .req = NULL},
                     "MPI_Compare_and_swap");
 }
 
@@ -320,7 +326,7 @@ int rt_Rput(const void *origin_addr, rt_count origin_count, rt_type *origin_data
 {
     return rma_send(win, &(struct rma_args){.kind = RMA_PUT, .obuf = origin_addr, .ocount = origin_count,
                                             .otype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = target_count, .ttype = target_datatype, .req = request},
+                                            .tcount = target_count, .ttype = target_datatype, .req = request, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL, .op = NULL},
                     "MPI_Rput");
 }
 
@@ -329,7 +335,7 @@ int rt_Rget(void *origin_addr, rt_count origin_count, rt_type *origin_datatype, 
 {
     return rma_send(win, &(struct rma_args){.kind = RMA_GET, .rbuf = origin_addr, .rcount = origin_count,
                                             .rtype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = target_count, .ttype = target_datatype, .req = request},
+                                            .tcount = target_count, .ttype = target_datatype, .req = request, .obuf = NULL, .cmp = NULL, .ocount = 0, .otype = NULL, .op = NULL},
                     "MPI_Rget");
 }
 
@@ -340,7 +346,7 @@ int rt_Raccumulate(const void *origin_addr, rt_count origin_count, rt_type *orig
     return accumulate(win, &(struct rma_args){.kind = RMA_ACC, .obuf = origin_addr, .ocount = origin_count,
                                               .otype = origin_datatype, .target = target_rank, .disp = target_disp,
                                               .tcount = target_count, .ttype = target_datatype, .op = op,
-                                              .req = request},
+                                              .req = request, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL},
                       "MPI_Raccumulate");
 }
 
@@ -353,6 +359,6 @@ int rt_Rget_accumulate(const void *origin_addr, rt_count origin_count, rt_type *
                                               .otype = origin_datatype, .rbuf = result_addr, .rcount = result_count,
                                               .rtype = result_datatype, .target = target_rank, .disp = target_disp,
                                               .tcount = target_count, .ttype = target_datatype, .op = op,
-                                              .req = request},
+                                              .req = request, .cmp = NULL},
                       "MPI_Rget_accumulate");
 }
