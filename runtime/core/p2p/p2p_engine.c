@@ -162,7 +162,7 @@ static void send_ack(int dst, uint64_t sreq)
 static void finish_recv(rt_request *r, const void *data, rt_count n)
 {
     if (n > 0 && rt__type_contig(r->type))
-        memcpy(r->buf, data, (size_t)n);
+        rt__copy(r->buf, data, (size_t)n); /* from a ring slot: see rt__copy */
     else if (n > 0)
         rt__type_unpack(r->type, data, n, r->buf);
     rt__request_complete(r);

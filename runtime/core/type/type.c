@@ -145,12 +145,28 @@ int rt__type_contig(const rt_type *t)
     return t->size == 0 || (t->lay->dense && t->lay->dlo == 0 && t->size == t->extent);
 }
 
+void rt__copy(void *dst, const void *src, size_t n)
+{
+    size_t ahead = ((uintptr_t)dst - (uintptr_t)src) & 4095;
+    if (n < 2048 || ahead == 0 || ahead >= 64) {
+        memcpy(dst, src, n);
+        return;
+    }
+    char *o = dst;
+    const char *i = src;
+    while (n >= 64) { /* backward: no load follows a store to its address modulo 4 KiB */
+        n -= 64;
+        __builtin_memcpy(o + n, i + n, 64);
+    }
+    memcpy(o, i, n);
+}
+
 void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst)
 {
     const char *src = buf;
     char *out = dst;
     if (rt__type_contig(t)) {
-        memcpy(out, src, (size_t)(count * t->size));
+        rt__copy(out, src, (size_t)(count * t->size));
         return;
     }
     for (rt_count e = 0; e < count; e++, src += t->extent)
@@ -162,7 +178,7 @@ void rt__type_unpack(const rt_type *t, const void *src, rt_count bytes, void *bu
     const char *in = src;
     char *dst = buf;
     if (rt__type_contig(t)) {
-        memcpy(dst, in, (size_t)bytes);
+        rt__copy(dst, in, (size_t)bytes);
         return;
     }
     for (; bytes > 0; dst += t->extent)

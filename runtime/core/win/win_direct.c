@@ -237,9 +237,9 @@ int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
     char *at = (char *)w->shm + w->shm_off[rank] + off;
     if (put)
-        memcpy(at, buf, (size_t)len);
+        rt__copy(at, buf, (size_t)len);
     else
-        memcpy(buf, at, (size_t)len);
+        rt__copy(buf, at, (size_t)len);
     return RT_SUCCESS;
 }
 

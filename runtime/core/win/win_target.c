@@ -118,9 +118,9 @@ int rt__rma_move(rt_win *w, const struct rma_mem *m, const struct rma_blk *bl, i
     for (int64_t i = 0, at = 0; i < n; at += bl[i].len, i++) {
         char *p = block_at(w, m, &bl[i]);
         if (to_mem)
-            memcpy(p, buf + at, (size_t)bl[i].len);
+            rt__copy(p, buf + at, (size_t)bl[i].len);
         else
-            memcpy(buf + at, p, (size_t)bl[i].len);
+            rt__copy(buf + at, p, (size_t)bl[i].len);
     }
     return RT_SUCCESS;
 }
