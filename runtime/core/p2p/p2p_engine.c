@@ -271,7 +271,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
     int copy = data && h->len > 0; /* keep a copy until a receive comes */
     struct rt__umsg *m = new_umsg(src, h, token, tp, large, copy ? h->len : 0);
     if (copy)
-        memcpy(m->data, data, (size_t)h->len);
+        rt__copy(m->data, data, (size_t)h->len);
     if (E.unexp_tail)
         E.unexp_tail->next = m;
     else
