@@ -186,6 +186,16 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
                                       a->kind == RMA_PUT, fn);
         return err ? err : done_now(w, a->req);
     }
+    if (w->direct && (a->kind == RMA_ACC || a->kind == RMA_GACC) && rt__type_contig(a->ttype) &&
+        (!a->otype || rt__type_contig(a->otype)) && (!a->rtype || rt__type_contig(a->rtype)) &&
+        a->ttype->basic >= 0 && rt__type_contig((rt_type *)rt_builtins[a->ttype->basic])) {
+        /* one run of one predefined type: combined in place, nothing packed */
+        if (tbytes > 0 && (base < 0 || base + tbytes > w->peers[a->target].size))
+            return out_of_range(w, a, base, tbytes, fn);
+        int err = rt__win_direct_acc(w, a->target, base, a->otype ? a->obuf : NULL, a->rbuf, tbytes, a->op,
+                                     (rt_type *)rt_builtins[a->ttype->basic], fn);
+        return err ? err : done_now(w, a->req);
+    }
     struct blocks bl; /* not zeroed: few is written as it fills */
     bl.n = 0, bl.cap = 4, bl.b = bl.few;
     if (blocks_of(a->ttype, a->tcount, base, &bl))

@@ -68,6 +68,11 @@ int rt__rma_apply_to(rt_win *w, const struct rma_mem *m, const char *msg, int sr
 int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *fn);
 /* A put (put = 1: from buf into rank's memory at byte off) or get of len bytes. */
 int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len, int put, const char *fn);
+/* An accumulate of one run of `bytes` bytes of predefined type basic at byte off of rank's
+ * memory, under its accumulate lock: the old bytes to result (if set), then in (NULL: nothing,
+ * as MPI_NO_OP) combined in by op. */
+int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, void *result, int64_t bytes, rt_op *op,
+                       rt_type *basic, const char *fn);
 /* Gives back the lock of type this process holds at rank's memory. */
 void rt__win_direct_unlock(rt_win *w, int rank, int type);
 /* Applies operation message msg of this process at rank's memory, accumulates under rank's

@@ -135,6 +135,17 @@ int rt_Win_fence(int assert, rt_win *win)
                       assert & RT_MODE_NOCHECK ? " (MPI_MODE_NOCHECK is for MPI_Win_start, post and lock)" : "");
     rt_comm *c = win->comm;
     int n = c->size, err;
+    if (win->direct) { /* every operation is done already: a barrier orders the epochs */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        rt__team t = rt__team_of(c);
+        if ((err = rt__coll_barrier(&t)))
+            return RT_ERR(win, err, "the processes could not agree (internal communication failed: %s)",
+                          rt__class_string(err));
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        win->epoch++;
+        win->fence_open = !(assert & RT_MODE_NOSUCCEED);
+        return RT_SUCCESS;
+    }
     int *counts = malloc(sizeof *counts * (size_t)n);
     if (!counts)
         return RT_ERR(win, RT_ERR_NO_MEM, "out of memory");
