@@ -129,7 +129,7 @@ int rt_Win_allocate(rt_aint size, rt_aint disp_unit, rt_info *info, rt_comm *com
     if (err)
         return err;
     if ((w->direct = rt__win_direct_agree(w, &err) )) {
-        if ((err = rt__win_shm_map(w, SHM_APART, __func__)) != RT_SUCCESS) {
+        if ((err = rt__win_shm_map(w, 1, __func__)) != RT_SUCCESS) {
             rt__win_destroy(&w->obj);
             rt__obj_release(&w->obj);
             return err;
@@ -164,7 +164,7 @@ int rt_Win_allocate_shared(rt_aint size, rt_aint disp_unit, rt_info *info, rt_co
     w->direct = rt__win_direct_agree(w, &err) ;
     if (err)
         err = win_failed(&comm->obj, err, __func__);
-    if (err || (err = rt__win_shm_map(w, w->noncontig ? SHM_APART : SHM_CONTIG, __func__)) != RT_SUCCESS) {
+    if (err || (err = rt__win_shm_map(w, w->noncontig, __func__)) != RT_SUCCESS) {
         rt__win_destroy(&w->obj);
         rt__obj_release(&w->obj);
         return err;

@@ -83,12 +83,11 @@ void rt__win_destroy(rt_obj *o);
  * values, the standard's defaults for the others (unknown keys are dropped), and what they
  * decide (no_locks, align). RT_SUCCESS or RT_ERR_NO_MEM. */
 int rt__win_hints_init(rt_win *w, const rt_info *info);
-/* Maps w's shared segment: the members' parts (their sizes known; layout SHM_CONTIG one after
- * the other, SHM_APART each on pages of its own, as alloc_shared_noncontig asks; SHM_NO_PARTS
- * none, w->base left as it is) and the control words of direct operations after them (w->ctl);
- * raises on w->comm naming fn (RT_ERR_RMA_SHARED when the processes are not all on one node). */
-enum { SHM_CONTIG, SHM_APART, SHM_NO_PARTS };
-int rt__win_shm_map(rt_win *w, int layout, const char *fn);
+/* Maps w's shared segment: the members' parts (their sizes known; apart: each on pages of its
+ * own, as alloc_shared_noncontig asks, else one after the other), then the control words of
+ * direct operations (w->ctl), and sets w->base; raises on w->comm naming fn
+ * (RT_ERR_RMA_SHARED when the processes are not all on one node). */
+int rt__win_shm_map(rt_win *w, int apart, const char *fn);
 void rt__win_shm_unmap(rt_win *w);
 /* Once every process ended its epochs on w (MPI_Win_free's agreement): completes what w's
  * process still does as a target (a message half received, replies in flight). */

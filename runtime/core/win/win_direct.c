@@ -196,12 +196,6 @@ static int acc_lock(const rt_win *w, int rank)
     }
 }
 
-/* rank's window memory as this process reaches it. */
-static struct rma_mem memory_of(const rt_win *w, int rank)
-{
-    return (struct rma_mem){(char *)w->shm + w->shm_off[rank], 0, rank};
-}
-
 int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type *rtype, const char *fn)
 {
     if (target_failed(w, rank))
@@ -220,7 +214,7 @@ int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type 
         return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
                         "a process of the window failed inside an accumulate at rank %d", rank);
     }
-    struct rma_mem m = memory_of(w, rank);
+    struct rma_mem m = {(char *)w->shm + w->shm_off[rank], 0, rank}; /* mapped here */
     err = rt__rma_apply_to(w, &m, msg, w->comm->rank, old, fn);
     if (atomic)
         __atomic_store_n(&ctl_of(w, rank)->acc, 0, __ATOMIC_RELEASE);

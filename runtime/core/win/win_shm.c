@@ -30,7 +30,7 @@ static void seg_name(char *buf, size_t len)
              __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
 }
 
-int rt__win_shm_map(rt_win *w, int layout, const char *fn)
+int rt__win_shm_map(rt_win *w, int apart, const char *fn)
 {
     rt_comm *comm = w->comm;
     int n = comm->size, same = 0, color, err;
@@ -44,10 +44,10 @@ int rt__win_shm_map(rt_win *w, int layout, const char *fn)
         return rt_raise(&comm->obj, RT_ERR_NO_MEM, fn, "out of memory for the window");
     rt_aint total = 0;
     for (int r = 0; r < n; r++) { /* contiguous parts, or each on its own pages */
-        if (layout == SHM_APART)
+        if (apart)
             total = (total + PAGE - 1) / PAGE * PAGE;
         w->shm_off[r] = total;
-        total += layout == SHM_NO_PARTS ? 0 : w->peers[r].size;
+        total += w->peers[r].size;
     }
     rt_aint ctl = (total + 63) / 64 * 64; /* the control words (win_direct.c) */
     w->ctl_stride = rt__win_ctl_stride(n);
@@ -87,8 +87,7 @@ int rt__win_shm_map(rt_win *w, int layout, const char *fn)
     }
     w->shm = p;
     w->ctl = (char *)p + ctl;
-    if (layout != SHM_NO_PARTS)
-        w->base = (char *)p + w->shm_off[comm->rank];
+    w->base = (char *)p + w->shm_off[comm->rank];
     return RT_SUCCESS;
 }
 
