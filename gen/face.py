@@ -154,9 +154,12 @@ def emit_face(spec, face, outdir):
                           'args': [q.name for q in p.c_params(large) if q.kind.cls != 'varargs']})
     decode, decode_keyval, encode = builtin_values(spec, face)
     mult, shift, slots = perfect_hash([v for v, _ in decode])
+    kv_mult, kv_shift, kv_slots = perfect_hash([v for v, _ in decode_keyval])
     cls_of = {e[0]: cdecl.RT_CLASS[e[1]] for e in emit_runtime.builtins(spec)}
     ctx = dict(hash_mult=mult, hash_shift=shift,
                hash_slots=[decode[i] + (cls_of[decode[i][1]],) if i is not None else None for i in slots],
+               kv_hash_mult=kv_mult, kv_hash_shift=kv_shift,
+               kv_hash_slots=[decode_keyval[i] if i is not None else None for i in kv_slots],
                F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
                rt_class=cdecl.RT_CLASS, handle_err=convert.handle_err(), maps=maps(spec, face),
                decode=decode, decode_keyval=decode_keyval, encode=encode, nulls=null_values(spec, face), header=face.header,

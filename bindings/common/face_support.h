@@ -141,6 +141,17 @@ static inline rt_obj *fs_user_at(int32_t h, int cls)
     return (u & ~FS_INDEX_MASK) == hi ? rt_obj_at(cls, (int32_t)(u & FS_INDEX_MASK)) : NULL;
 }
 
+/* The live keyval a user keyval handle h names (its object kind in bits 22-25 must be the
+ * keyval's), or NULL (fs_user_from_int tells why): inline, as fs_user_at. */
+static inline rt_obj *fs_user_keyval_at(int32_t h)
+{
+    uint32_t u = (uint32_t)h;
+    if ((u >> 26) != (FS_KIND_INDIRECT << 4 | fs_mpich_code_of(RT_CLASS_KEYVAL)))
+        return NULL;
+    rt_obj *o = rt_obj_at(RT_CLASS_KEYVAL, (int32_t)(u & FS_INDEX_MASK));
+    return o && fs_mpich_code_of(o->subkind) == ((u >> FS_INDEX_BITS) & 0xf) ? o : NULL;
+}
+
 /* The error class for an invalid handle of class cls (MPI_ERR_COMM, MPI_ERR_TYPE, ...). */
 int fs_handle_errclass(int cls);
 

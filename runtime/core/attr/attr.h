@@ -72,10 +72,19 @@ void rt__attrs_clear(rt_obj *o);
 
 /* ------------------------------------------------------------ keyvals (keyval.c) */
 
-/* RT_SUCCESS if kv may be used by the user as argument `arg` of fn on an object of class
- * cls (a live keyval, freed or not, made for cls); else raises RT_ERR_KEYVAL on eo naming fn,
- * arg and the keyval, and returns the code. */
-int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg);
+/* rt__keyval_check's refusal: raises RT_ERR_KEYVAL on eo naming fn, arg and kv (not a keyval,
+ * or one made for another class than cls), and returns the code. */
+int rt__keyval_refuse(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg);
+/* RT_SUCCESS if kv (NULL, or a live keyval as the faces decode it) may be used by the user as
+ * argument `arg` of fn on an object of class cls (a keyval, freed or not, made for cls); else
+ * raises RT_ERR_KEYVAL on eo naming fn, arg and the keyval, and returns the code. Inline: every
+ * caching call makes it. */
+static inline int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg)
+{
+    if (__builtin_expect(kv && kv->obj.subkind == cls, 1))
+        return RT_SUCCESS;
+    return rt__keyval_refuse(kv, cls, eo, fn, arg);
+}
 /* MPI_*_create_keyval for objects of class cls: a new user keyval in *out. RT_ERR_NO_MEM
  * (raised naming fn) when out of memory. */
 int rt__keyval_create(int cls, rt_callback copy, rt_callback del, void *extra_state, rt_keyval **out,

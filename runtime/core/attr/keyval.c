@@ -30,15 +30,12 @@ static void describe(const rt_keyval *kv, char *buf, size_t n)
 }
 
 /* See attr.h. */
-int rt__keyval_check(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg)
+int rt__keyval_refuse(rt_keyval *kv, int cls, rt_obj *eo, const char *fn, const char *arg)
 {
     char d[64];
 
     if (!rt_obj_is(kv, RT_CLASS_KEYVAL))
         return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s'%s", arg, kv ? "" : " = MPI_KEYVAL_INVALID");
-    /* a freed keyval still alive is still in use by attributes: as valid as before the free */
-    if (kv->obj.subkind == cls)
-        return RT_SUCCESS; /* the hot path: no message formatted */
     describe(kv, d, sizeof d);
     return rt_raise(eo, RT_ERR_KEYVAL, fn, "invalid keyval '%s' = %s: a %s keyval, not a %s keyval", arg, d,
                     kind_name(kv->obj.subkind), kind_name(cls));

@@ -41,12 +41,11 @@ static int *value_of(int id)
     }
 }
 
-/* Checks comm and kv for a caching call; `arg` names the keyval argument. */
+/* Checks kv for a caching call on comm (a communicator the face decoded); `arg` names the
+ * keyval argument. */
 static int check(rt_comm *comm, rt_keyval *kv, const char *fn, const char *arg)
 {
-    int err = rt__comm_check(comm, fn);
-
-    return err ? err : rt__keyval_check(kv, RT_CLASS_COMM, &comm->obj, fn, arg);
+    return rt__keyval_check(kv, RT_CLASS_COMM, &comm->obj, fn, arg);
 }
 
 /* Refuses to set or delete a predefined attribute. */
@@ -105,7 +104,7 @@ static int delete_attr(rt_comm *comm, rt_keyval *kv, const char *fn, const char 
 /* MPI_Comm_get_attr, C semantics: *(void **)attribute_val = the stored value (the pointer C
  * code set) and *flag = 1, or *flag = 0 if comm has none. Predefined keys: a pointer to an
  * int the runtime owns (valid until finalize; the same on every communicator; MPI_LASTUSEDCODE
- * follows MPI_Add_error_*). Bad comm: RT_ERR_COMM; invalid, gone or non-communicator
+ * follows MPI_Add_error_*). comm: as the face decoded it; a non-communicator
  * keyval: RT_ERR_KEYVAL; NULL pointers: RT_ERR_ARG. */
 int rt_Comm_get_attr(rt_comm *comm, rt_keyval *comm_keyval, void *attribute_val, int *flag)
 {
