@@ -157,6 +157,20 @@ void rt__threads_multiple(void);
  * held: nothing done); rt__big_resume(n) takes it back n times. */
 int rt__big_pause(void);
 void rt__big_resume(int n);
+/* The lock itself (big_lock.c; rt__big_lock and rt__big_unlock are in rt.h). The calling
+ * thread becomes the lock's biased one (MPI_THREAD_MULTIPLE: it enters without atomic
+ * read-modify-writes until another thread takes the lock; SWITCHYARD_LOCK_BIAS=0, no
+ * membarrier(2) or ThreadSanitizer: no bias). */
+void rt__big_bias_here(void);
+/* Takes the lock if nobody holds it (1), else 0 at once (the asynchronous progress thread). */
+int rt__big_trylock(void);
+/* Releases every level of the lock the caller holds and returns how many (0: none, or the
+ * biased thread while no other thread wants the lock). */
+int rt__big_release(void);
+/* pthread_atfork's handlers for the lock. */
+void rt__big_fork_prepare(void);
+void rt__big_fork_parent(void);
+void rt__big_fork_child(void);
 
 /* A standard send of contiguous data that its transport copies at once (an eager message,
  * no send waiting for room before it, not to this process), done now: returns 1, or 0 when

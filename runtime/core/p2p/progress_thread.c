@@ -1,6 +1,6 @@
-/* progress_thread.c — the library's lock and asynchronous progress: while nonblocking work is
- * outstanding, a thread advances the engine whenever the program is not inside the library
- * (rt.h, rt_enter); under MPI_THREAD_MULTIPLE the lock stays on for the program's threads. */
+/* progress_thread.c — asynchronous progress: while nonblocking work is outstanding, a thread
+ * advances the engine whenever the program is not inside the library (rt.h, rt_enter: the
+ * library's lock, big_lock.c); under MPI_THREAD_MULTIPLE the lock stays on for every thread. */
 #include "p2p.h"
 
 #include <pthread.h>
@@ -13,7 +13,6 @@ int rt__lock_on, rt__depth, rt__async_want;
 
 static int mode = ASYNC_AUTO;
 static int allowed;           /* between MPI_Init and MPI_Finalize */
-static pthread_mutex_t big;   /* recursive: the library's lock */
 static pthread_t thread;
 static int running, stop;     /* the thread exists; it must end (atomic) */
 static pthread_mutex_t idle_mx = PTHREAD_MUTEX_INITIALIZER;
@@ -21,36 +20,25 @@ static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
 static int sleeping;          /* the thread waits on idle_cv (atomic) */
 static int multiple;          /* MPI_THREAD_MULTIPLE: the lock stays on from MPI_Init on (atomic) */
 static int busy;              /* MPI_THREAD_MULTIPLE: nonblocking work is outstanding (atomic) */
-static int held;              /* how many times the holder of `big` holds it (the holder's) */
-
-static void make_big(void)
-{
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&big, &a);
-    pthread_mutexattr_destroy(&a);
-}
 
 /* fork() while the thread runs (a window keeps it for its whole life): the parent's locks are
  * taken around the fork, so that the thread holds neither at that moment; the child, where
  * only the forking thread lives on, gets new ones and no progress thread. */
 static void fork_prepare(void)
 {
-    pthread_mutex_lock(&big);
+    rt__big_fork_prepare();
     pthread_mutex_lock(&idle_mx);
 }
 
 static void fork_parent(void)
 {
     pthread_mutex_unlock(&idle_mx);
-    pthread_mutex_unlock(&big);
+    rt__big_fork_parent();
 }
 
 static void fork_child(void)
 {
-    make_big();
-    held = 0;
+    rt__big_fork_child();
     pthread_mutex_init(&idle_mx, NULL);
     pthread_cond_init(&idle_cv, NULL);
     running = sleeping = 0;
@@ -59,7 +47,6 @@ static void fork_child(void)
 /* Reads the switch when the library loads, before any call can enter it. */
 __attribute__((constructor)) static void async_setup(void)
 {
-    make_big();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     const char *e = getenv("SWITCHYARD_ASYNC_PROGRESS");
     if (e && (e[0] == '0' || e[0] == 'n' || e[0] == 'f'))
@@ -68,18 +55,6 @@ __attribute__((constructor)) static void async_setup(void)
         mode = ASYNC_ALWAYS; /* every entry locks, from the first call on */
         rt__async_want = rt__lock_on = 1;
     }
-}
-
-void rt__big_lock(void)
-{
-    pthread_mutex_lock(&big);
-    held++;
-}
-
-void rt__big_unlock(void)
-{
-    held--;
-    pthread_mutex_unlock(&big);
 }
 
 static int load(int *v)
@@ -114,26 +89,14 @@ void rt__async_need(unsigned who, int on)
 void rt__threads_multiple(void)
 {
     store(&multiple, 1);
+    rt__big_bias_here();
     rt__async_want = 1; /* = the lock's state: rt_leave never switches it off */
     store(&rt__lock_on, 1);
 }
 
 int rt__big_pause(void)
 {
-    int n = held;
-    if (!load(&multiple) || n == 0)
-        return 0;
-    held = 0;
-    for (int i = 0; i < n; i++)
-        pthread_mutex_unlock(&big);
-    return n;
-}
-
-void rt__big_resume(int n)
-{
-    for (int i = 0; i < n; i++)
-        pthread_mutex_lock(&big);
-    held = n;
+    return load(&multiple) ? rt__big_release() : 0;
 }
 
 /* Whether the thread has work: the lock is on and, under MPI_THREAD_MULTIPLE (where it always
@@ -156,10 +119,10 @@ static void *loop(void *arg)
         if (active()) {
             off = 0;
             int n = 0;
-            if (pthread_mutex_trylock(&big) == 0) {
+            if (rt__big_trylock()) {
                 if (active()) /* not switched off meanwhile: nobody else is inside */
                     n = rt__progress();
-                pthread_mutex_unlock(&big);
+                rt__big_unlock();
             }
             idle = n > 0 ? 0 : idle + (idle < 5);
         } else if (idle = 5, ++off >= 1000) {
