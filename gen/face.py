@@ -162,7 +162,7 @@ def emit_face(spec, face, outdir):
                kv_hash_slots=[decode_keyval[i] if i is not None else None for i in kv_slots],
                F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
                rt_class=cdecl.RT_CLASS, handle_err=convert.handle_err(), maps=maps(spec, face),
-               decode=decode, decode_keyval=decode_keyval, encode=encode, nulls=null_values(spec, face), header=face.header,
+               decode=decode, encode=encode, nulls=null_values(spec, face), header=face.header,
                pointer_classes=face.pointer_classes)
     files = {'%s/conv.h' % outdir: render('face_conv.h.j2', **ctx),
              '%s/tables.c' % outdir: render('face_tables.c.j2', **ctx)}

@@ -167,7 +167,9 @@ static inline rt_obj *rt_obj_at(int cls, int32_t index)
     struct rt_objslots *t = &rt__objslots[cls];
     if ((uint32_t)index >= (uint32_t)__atomic_load_n(&t->top, __ATOMIC_ACQUIRE))
         return NULL;
-    return __atomic_load_n(&__atomic_load_n(&t->slot, __ATOMIC_RELAXED)[index], __ATOMIC_RELAXED);
+    /* acquire: a top read from before the array grew is no licence to read the new array (its
+     * copied slots are written before it is published) */
+    return __atomic_load_n(&__atomic_load_n(&t->slot, __ATOMIC_ACQUIRE)[index], __ATOMIC_RELAXED);
 }
 
 /* 1 if p points at a live runtime object of class cls (p may be any non-NULL pointer
