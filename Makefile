@@ -74,10 +74,11 @@ check-sanitize:
 # (ThreadSanitizer slows a program 5 to 15 times). TSAN_TESTS picks tests (run.py filters;
 # default: all). Suppressions, each explained: tests/tsan.supp. -Wno-tsan: ThreadSanitizer
 # ignores atomic_thread_fence, which the one-sided code uses only to order memory shared with
-# other processes (win_sync.c), where it cannot look anyway.
+# other processes (win_sync.c), where it cannot look anyway. handle_segv=0: a rank that faults
+# must die of SIGSEGV, as p2p_faults expects mpiexec to report.
 TSANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 check-tsan: export SWITCHYARD_WRAPPER_FLAGS = $(TSANFLAGS)
-check-tsan: export TSAN_OPTIONS = halt_on_error=1:report_signal_unsafe=0:suppressions=$(CURDIR)/tests/tsan.supp
+check-tsan: export TSAN_OPTIONS = halt_on_error=1:report_signal_unsafe=0:handle_segv=0:suppressions=$(CURDIR)/tests/tsan.supp
 check-tsan:
 	$(MAKE) BUILD=build-tsan OPT=-O1 SAN="$(TSANFLAGS)" SAN_CFLAGS=-Wno-tsan deps tests
 	SWITCHYARD_TEST_PRELOAD="$$(gcc -print-file-name=libtsan.so)" \
@@ -93,7 +94,7 @@ HELGRIND_TESTS := thread_multiple read_only_mt ctx_ids_mt lock_bias
 check-helgrind: export SWITCHYARD_LOCK_BIAS = 0
 HELGRIND := valgrind -q --tool=helgrind --error-exitcode=9 --suppressions=$(CURDIR)/tests/helgrind.supp
 check-helgrind:
-	$(MAKE) BUILD=build-helgrind OPT=-O1 all tests
+	$(MAKE) BUILD=build-helgrind OPT=-O1 SAN_CFLAGS=-DRT_HELGRIND all tests
 	python3 tests/run.py --build build-helgrind -j 1 --backends none --timeout-scale 4 \
 	  --launcher "sh -c 'exec \"\$$0\" \"\$$1\" \"\$$2\" $(HELGRIND) \"\$$3\"' $(CURDIR)/build-helgrind/bin/mpiexec" \
 	  $(HELGRIND_TESTS)

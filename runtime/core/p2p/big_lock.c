@@ -1,10 +1,10 @@
-/* big_lock.c — the library's lock (rt.h, rt_enter): a recursive mutex, biased towards the
- * thread that asked for MPI_THREAD_MULTIPLE until another thread takes it (docs/internals.md). */
+/* big_lock.c — the library's lock (rt.h, rt_enter): a recursive futex lock that spins first, biased
+ * towards the thread that asked for MPI_THREAD_MULTIPLE until another takes it (docs/internals.md). */
 #define _GNU_SOURCE /* syscall */
 #include "p2p.h"
 
+#include <linux/futex.h>
 #include <linux/membarrier.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -13,28 +13,101 @@
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
-static pthread_mutex_t big = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-static int held;            /* how many times the holder of `big` holds it (the holder's) */
+/* The lock: one word taken by compare-and-swap (0 free, 1 taken, 2 taken and a thread may
+ * sleep on it: Drepper's futex mutex); each thread counts the levels it holds (a thread-local),
+ * which makes it recursive. A thread that finds it taken spins briefly and yields a while
+ * before it sleeps in the kernel: waits inside the library give it back and take it again
+ * after every idle pass (rt__big_pause), mostly to hand it over for a short while. */
+static int word;            /* 0, 1 or 2 (atomic) */
+static TLS int held;        /* how many times this thread holds it */
+
+#ifdef RT_HELGRIND /* make check-helgrind: tell Helgrind what the word is */
+#include <valgrind/helgrind.h>
+#define HG_TAKEN() ANNOTATE_RWLOCK_ACQUIRED(&word, 1)
+#define HG_GIVEN() ANNOTATE_RWLOCK_RELEASED(&word, 1)
+__attribute__((constructor)) static void hg_create(void)
+{
+    ANNOTATE_RWLOCK_CREATE(&word);
+}
+#else
+#define HG_TAKEN() ((void)0)
+#define HG_GIVEN() ((void)0)
+#endif
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static int try_word(void)
+{
+    int free_ = 0;
+    return __atomic_load_n(&word, __ATOMIC_RELAXED) == 0 &&
+           __atomic_compare_exchange_n(&word, &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void futex(int op, int val)
+{
+    syscall(SYS_futex, &word, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
+}
+
+/* Takes the word for this thread: spins, yields, then sleeps until it is given back. */
+static void acquire_word(void)
+{
+    for (unsigned n = 0; n < 64 + 512; n++) {
+        if (try_word())
+            return;
+        if (n < 64)
+            cpu_relax();
+        else
+            sched_yield();
+    }
+    while (__atomic_exchange_n(&word, 2, __ATOMIC_ACQUIRE) != 0) /* 2: the giver wakes one */
+        futex(FUTEX_WAIT, 2);
+}
+
+/* n-th wait for the biased thread to leave: spin, then yield, then nap. */
+static void backoff(unsigned n)
+{
+    if (n < 64)
+        cpu_relax();
+    else if (n < 64 + 20000)
+        sched_yield();
+    else
+        nanosleep(&(struct timespec){0, 20000}, NULL);
+}
+
+/* Takes the word, or one more level of it: returns the levels now held. */
+static int take_word(void)
+{
+    if (held)
+        return ++held;
+    acquire_word();
+    HG_TAKEN();
+    return held = 1;
+}
+
+/* Gives every level back. */
+static void give_word(void)
+{
+    held = 0;
+    HG_GIVEN();
+    if (__atomic_exchange_n(&word, 0, __ATOMIC_RELEASE) == 2)
+        futex(FUTEX_WAKE, 1);
+}
 
 /* The bias: while `bias` is 1, the biased thread (bias_mine) enters with two plain stores and a
- * load (bias_in = 1, then bias still 1?) instead of the mutex's atomic read-modify-writes. Any
- * other thread, once it holds the mutex, ends the bias for good: bias = 0, then membarrier(2)
+ * load (bias_in = 1, then bias still 1?) instead of the word's compare-and-swap. Any other
+ * thread, once it holds the word, ends the bias for good: bias = 0, then membarrier(2)
  * makes every running thread of the process execute a full memory barrier, so either the
  * biased thread's bias_in = 1 is now visible (the other waits until it is 0 again) or that
- * thread will see bias = 0 and take the mutex (the asymmetric Dekker argument). */
+ * thread will see bias = 0 and take the word (the asymmetric Dekker argument). */
 static int bias;             /* 1: the bias holds (atomic; only ever goes 1 -> 0 after init) */
 static int bias_in;          /* the biased thread is inside through the bias (atomic) */
 static TLS int bias_mine;    /* this thread is the biased one */
 static TLS int bias_levels;  /* the biased thread's levels taken through the bias */
-
-static void make_big(void)
-{
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&big, &a);
-    pthread_mutexattr_destroy(&a);
-}
 
 static long membarrier(int cmd)
 {
@@ -51,12 +124,12 @@ void rt__big_bias_here(void)
     if (off || __atomic_load_n(&bias, __ATOMIC_SEQ_CST))
         return;
     if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
-        return; /* no membarrier (an old kernel, a seccomp filter): the mutex alone */
+        return; /* no membarrier (an old kernel, a seccomp filter): the word alone */
     bias_mine = 1;
     __atomic_store_n(&bias, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Called by a holder of `big` before it touches what the lock guards: ends the bias (once, for
+/* Called by a holder of the word before it touches what the lock guards: ends the bias (once, for
  * every later holder) and waits until the biased thread is out; wait = 0: returns 0 at once
  * instead if it is still in. */
 static int unbias(int wait)
@@ -69,10 +142,7 @@ static int unbias(int wait)
     for (unsigned n = 0; __atomic_load_n(&bias_in, __ATOMIC_ACQUIRE); n++) {
         if (!wait)
             return 0;
-        if (n < 64)
-            sched_yield();
-        else
-            nanosleep(&(struct timespec){0, 50000}, NULL);
+        backoff(n);
     }
     return 1;
 }
@@ -90,11 +160,10 @@ void rt__big_lock(void)
             bias_levels = 1;
             return;
         }
-        __atomic_store_n(&bias_in, 0, __ATOMIC_RELEASE); /* ended: the mutex from now on */
+        __atomic_store_n(&bias_in, 0, __ATOMIC_RELEASE); /* ended: the word from now on */
         bias_mine = 0;
     }
-    pthread_mutex_lock(&big);
-    if (held++ == 0)
+    if (take_word() == 1)
         unbias(1);
 }
 
@@ -105,19 +174,22 @@ void rt__big_unlock(void)
             __atomic_store_n(&bias_in, 0, __ATOMIC_RELEASE);
         return;
     }
-    held--;
-    pthread_mutex_unlock(&big);
+    if (held == 1)
+        give_word();
+    else
+        held--;
 }
 
 int rt__big_trylock(void)
 {
-    if (pthread_mutex_trylock(&big) != 0)
+    if (!try_word())
         return 0;
-    if (held == 0 && !unbias(0)) {
-        pthread_mutex_unlock(&big);
+    HG_TAKEN();
+    held = 1;
+    if (!unbias(0)) {
+        give_word();
         return 0;
     }
-    held++;
     return 1;
 }
 
@@ -132,9 +204,8 @@ int rt__big_release(void)
         return n;
     }
     n = held;
-    held = 0;
-    for (int i = 0; i < n; i++)
-        pthread_mutex_unlock(&big);
+    if (n)
+        give_word();
     return n;
 }
 
@@ -146,24 +217,26 @@ void rt__big_resume(int n)
 
 void rt__big_fork_prepare(void)
 {
-    pthread_mutex_lock(&big);
+    take_word();
     if (!bias_mine) /* the biased thread may be inside: wait for it to leave */
         unbias(1);
 }
 
 void rt__big_fork_parent(void)
 {
-    pthread_mutex_unlock(&big);
+    rt__big_unlock();
 }
 
-/* In the child only the forking thread lives: a new mutex, held as many times as the forking
- * thread held the lock, and no bias (its registration with membarrier is the parent's). */
+/* In the child only the forking thread lives: the lock held as many times as that thread held
+ * it before the fork, and no bias (its registration with membarrier is the parent's). */
 void rt__big_fork_child(void)
 {
-    int n = held + bias_levels;
-    make_big();
+    int n = held - 1 + bias_levels; /* without rt__big_fork_prepare's level */
     bias_levels = bias_mine = bias = bias_in = 0;
-    for (int i = 0; i < n; i++)
-        pthread_mutex_lock(&big);
-    held = n;
+    if (n > 0) {
+        held = n;
+    } else {
+        held = 1; /* rt__big_fork_prepare's */
+        give_word();
+    }
 }
