@@ -13,9 +13,10 @@
 
 struct rt__err_state rt__err = {.lastused = RT_ERR_LASTCODE};
 
+_Thread_local const char *rt__large_call; /* rt.h */
+
 /* The MPI name of a runtime entry point: "rt_Comm_rank" -> "MPI_Comm_rank"; any other
  * name (already "MPI_...") is copied as it is. Truncates to n-1 chars; returns buf. */
-_Thread_local const char *rt__large_call;
 
 const char *rt__mpi_name(const char *fn, char *buf, size_t n)
 {

@@ -96,12 +96,12 @@ int rt__op_commutative(const rt_op *op);
 void rt__type_builtins_init(void);
 /* 1 if count elements of t are one run of count * size bytes. */
 int rt__type_contig(const rt_type *t);
-/* Copies count elements of t at buf into dst (count * t->size bytes). */
 /* memcpy of n bytes, except that a copy of 2 KiB or more whose destination lies 1 to 63 bytes
  * after its source modulo 4 KiB goes backward in 64-byte steps: there glibc's memcpy (rep movsb)
  * runs at 1.7 GB/s instead of 40 on this machine's AMD EPYC (4 KiB aliasing), and a malloc'ed
  * buffer is 16 bytes past a page-aligned one. */
 void rt__copy(void *dst, const void *src, size_t n);
+/* Copies count elements of t at buf into dst (count * t->size bytes). */
 void rt__type_pack(const rt_type *t, const void *buf, rt_count count, void *dst);
 /* Copies `bytes` packed bytes from src into elements of t at buf (a partial last element
  * gets its first bytes). */

@@ -274,7 +274,7 @@ int rt_Win_shared_query(rt_win *win, int rank, rt_aint *size, rt_aint *disp_unit
 /* The size of win's group (the target ranks of its RMA calls); win was validated by the face, -1 for NULL. */
 int rt_win_size_of(const rt_win *win)
 {
-    return win ? rt_comm_size_of(win->comm) : -1; /* validated by the face already */
+    return win ? rt_comm_size_of(win->comm) : -1;
 }
 
 /* MPI_Win_get_group: a new group of the window's processes. */

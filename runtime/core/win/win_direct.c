@@ -40,6 +40,12 @@ static struct ctl *ctl_of(const rt_win *w, int rank)
     return (struct ctl *)(w->ctl + w->ctl_stride * (size_t)rank);
 }
 
+/* Byte off of rank's window memory, as this process maps it. */
+static char *memory_at(const rt_win *w, int rank, int64_t off)
+{
+    return (char *)w->shm + w->shm_off[rank] + off;
+}
+
 /* Whether /dev/shm has room for MPI_Win_allocate's parts (each on its pages) with half of it
  * to spare: else the memory is private, and operations messages. */
 static int room_for(const rt_win *w)
@@ -214,7 +220,7 @@ int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type 
         return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
                         "a process of the window failed inside an accumulate at rank %d", rank);
     }
-    struct rma_mem m = {(char *)w->shm + w->shm_off[rank], 0, rank}; /* mapped here */
+    struct rma_mem m = {memory_at(w, rank, 0), 0, rank};
     err = rt__rma_apply_to(w, &m, msg, w->comm->rank, old, fn);
     if (atomic)
         __atomic_store_n(&ctl_of(w, rank)->acc, 0, __ATOMIC_RELEASE);
@@ -229,7 +235,7 @@ int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len
 {
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
-    char *at = (char *)w->shm + w->shm_off[rank] + off;
+    char *at = memory_at(w, rank, off);
     if (put)
         rt__copy(at, buf, (size_t)len);
     else
@@ -293,7 +299,7 @@ int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, void *r
 {
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
-    char *at = (char *)w->shm + w->shm_off[rank] + off;
+    char *at = memory_at(w, rank, off);
     if (acc_lock(w, rank) < 0)
         return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
                         "a process of the window failed inside an accumulate at rank %d", rank);
