@@ -17,7 +17,15 @@ typedef struct rt_msg_hdr {
 } rt_msg_hdr;
 
 #define RT_MSG_SYNC 1u  /* synchronous send: the receiver acknowledges the match (RT_MSG_ACK) */
-#define RT_MSG_ACK 2u   /* an acknowledgement: sreq names the sender's request; no payload */
+#define RT_MSG_ACK 2u   /* an acknowledgement: sreq names the sender's request; ctx is the
+                           acknowledged message's (its channel); no payload */
+
+/* The channel (0 .. nchan - 1) that carries context id ctx: a communicator's point-to-point
+ * context (even) and its collective context (the next, odd) share one. */
+static inline int rt_tp_chan(int32_t ctx, int nchan)
+{
+    return (int)(((uint32_t)ctx >> 1) & (uint32_t)(nchan - 1)); /* nchan: a power of two */
+}
 
 /* Return values of transport methods besides 0 (done) and positive runtime error classes. */
 #define RT_TP_AGAIN (-1)    /* no room now: call progress() and try again */
@@ -31,6 +39,10 @@ typedef struct rt_tp_env {
     const char *jobid;          /* SWITCHYARD_JOBID (or a unique local id for a singleton) */
     const int *node_of;         /* node_of[r]: the node index of world rank r (same node = same value) */
     int crowded;                /* more ranks on this node than CPUs: a wait yields its CPU soon */
+    /* Channels (version >= 2; 0 means 1): the engine's traffic is split by context id into
+     * this many independent streams (rt_tp_chan), a power of two, the same on every rank.
+     * Order is kept per channel; a transport may keep each channel's state apart. */
+    int nchan;
     /* Key-value exchange through the launcher (PMI): put, then barrier, then get. 0 or -1. */
     int (*kvs_put)(const char *key, const char *value);
     int (*kvs_barrier)(void);
@@ -60,9 +72,9 @@ typedef struct rt_tp_env {
     void (*peer_failed)(int rank);
 } rt_tp_env;
 
-#define RT_TP_VERSION 1u
+#define RT_TP_VERSION 2u
 
-/* A transport. Methods valid for version >= 1 are all below; `size` is sizeof(rt_tp_ops)
+/* A transport. Methods valid for version >= 2 are all below; `size` is sizeof(rt_tp_ops)
  * as the transport was built, so a later engine can tell which methods exist. */
 typedef struct rt_tp_ops {
     unsigned version;
@@ -84,11 +96,11 @@ typedef struct rt_tp_ops {
      * RLIMIT_NOFILE), nothing sent, a later send may retry. Order between two ranks on one
      * transport is preserved (the non-overtaking rule relies on it). */
     int (*send)(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
-    /* Receives the payload of large message `token` from src into buf (n bytes; n may be
-     * less than h->len when the receive truncates: the rest is discarded; n == 0 drops
-     * all; buf NULL with n > 0: through env->unpack(rreq, ...)). Returns 0 if done now,
-     * RT_TP_PENDING (then recv_done(rreq)), or an error. */
-    int (*recv_large)(int src, uint64_t token, void *buf, size_t n, void *rreq);
+    /* Receives the payload of large message `token` (whose envelope had context id ctx) from
+     * src into buf (n bytes; n may be less than h->len when the receive truncates: the rest is
+     * discarded; n == 0 drops all; buf NULL with n > 0: through env->unpack(rreq, ...)).
+     * Returns 0 if done now, RT_TP_PENDING (then recv_done(rreq)), or an error. */
+    int (*recv_large)(int src, int32_t ctx, uint64_t token, void *buf, size_t n, void *rreq);
     /* Handles arrivals and pending transfers; returns how many events it handled. */
     int (*progress)(void);
     /* Blocks at most timeout_ns until an arrival may have happened (a peer wrote to us). */

@@ -13,14 +13,28 @@
 #include "nodemap.h"
 #include "pmi.h"
 
-/* The engine's state; part of the runtime state a lock will guard (see rt__global). */
-static struct {
+/* A channel: the queues of the contexts it carries (rt_tp_chan: a communicator's point-to-
+ * point and collective contexts share one), so that a receive and every message it may match
+ * meet in one channel. SWITCHYARD_CHANNELS sets how many (docs/internals.md, "Threads"). */
+struct chan {
     rt_request *posted, *posted_tail;       /* receives waiting for a message, in post order */
     struct rt__umsg *unexp, *unexp_tail;    /* messages waiting for a receive, in arrival order */
     struct rt__umsg *defer, *defer_tail;    /* large messages matched during a transport's
                                                progress: delivered after it returns */
     rt_request *pending, *pending_tail;     /* sends the transport had no room for yet */
     struct ctl { int dst; rt_msg_hdr h; struct ctl *next; } *ctl;  /* acks waiting for room */
+};
+#define CHAN_MAX 8
+static struct chan C[CHAN_MAX];
+static int nchan = 1; /* a power of two, the same on every rank of the job */
+
+static inline struct chan *chan_of(int32_t ctx)
+{
+    return &C[rt_tp_chan(ctx, nchan)];
+}
+
+/* The engine's set-up state. */
+static struct {
     const rt_tp_ops **tp_of;                /* tp_of[world rank]: its transport (NULL: self) */
     int *node_of;
     unsigned char *failed;                  /* failed[world rank]: reported by peer_failed */
@@ -79,17 +93,18 @@ static int matches(int ctx, int src, int tag, const rt_msg_hdr *h)
 
 struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
 {
+    struct chan *ch = chan_of(ctx);
     struct rt__umsg *prev = NULL;
-    for (struct rt__umsg *m = E.unexp; m; prev = m, m = m->next) {
+    for (struct rt__umsg *m = ch->unexp; m; prev = m, m = m->next) {
         if (!matches(ctx, source, tag, &m->h))
             continue;
         if (take) {
             if (prev)
                 prev->next = m->next;
             else
-                E.unexp = m->next;
-            if (E.unexp_tail == m)
-                E.unexp_tail = prev;
+                ch->unexp = m->next;
+            if (ch->unexp_tail == m)
+                ch->unexp_tail = prev;
             m->next = NULL;
         }
         return m;
@@ -101,7 +116,8 @@ int rt__posted_cancel(rt_request *r)
 {
     if (!r->queued || r->kind != RT__REQ_RECV)
         return 0;
-    queue_remove(&E.posted, &E.posted_tail, r);
+    struct chan *ch = chan_of(r->comm->ctx);
+    queue_remove(&ch->posted, &ch->posted_tail, r);
     return 1;
 }
 
@@ -109,7 +125,8 @@ int rt__pending_cancel(rt_request *r)
 {
     if (!r->queued || r->kind != RT__REQ_SEND)
         return 0;
-    queue_remove(&E.pending, &E.pending_tail, r);
+    struct chan *ch = chan_of(r->comm->ctx);
+    queue_remove(&ch->pending, &ch->pending_tail, r);
     return 1;
 }
 
@@ -137,10 +154,10 @@ static int peer_error(int err)
     return err == RT_ERR_PROC_ABORTED ? RT_X_ERR_PROC_FAILED : err;
 }
 
-/* Acknowledges the match of a synchronous send to world rank dst. */
-static void send_ack(int dst, uint64_t sreq)
+/* Acknowledges the match of a synchronous send on context ctx to world rank dst. */
+static void send_ack(int dst, int32_t ctx, uint64_t sreq)
 {
-    rt_msg_hdr h = {.flags = RT_MSG_ACK, .sreq = sreq};
+    rt_msg_hdr h = {.ctx = ctx, .flags = RT_MSG_ACK, .sreq = sreq};
     const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
     if (!tp) { /* our own synchronous send */
         rt_request *s = (rt_request *)(uintptr_t)sreq;
@@ -153,8 +170,9 @@ static void send_ack(int dst, uint64_t sreq)
         struct ctl *c = malloc(sizeof *c);
         if (!c)
             rt__fatal("out of memory queueing a synchronous-send acknowledgement");
-        *c = (struct ctl){dst, h, E.ctl};
-        E.ctl = c;
+        struct chan *ch = chan_of(ctx);
+        *c = (struct ctl){dst, h, ch->ctl};
+        ch->ctl = c;
     }
 }
 
@@ -179,12 +197,13 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     /* A synchronous send is acknowledged once the data is in place (or, for a large one,
      * once the transport holds the match): the ack may complete the send and free its copy. */
     int sync = (m->h.flags & RT_MSG_SYNC) != 0, ack_to = m->src_world;
+    int32_t ctx = m->h.ctx;
     uint64_t sreq = m->h.sreq;
     if (!m->large) {
         finish_recv(r, m->data, n);
     } else { /* large: NULL for a non-contiguous layout, unpacked piece by piece (env.unpack) */
         void *buf = n && rt__type_contig(r->type) ? r->buf : NULL;
-        int rc = m->tp->recv_large(m->src_world, m->token, buf, (size_t)n, r);
+        int rc = m->tp->recv_large(m->src_world, m->h.ctx, m->token, buf, (size_t)n, r);
         if (rc == 0)
             rt__request_complete(r);
         else if (rc > 0)
@@ -192,7 +211,7 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     }
     rt__umsg_free(m);
     if (sync)
-        send_ack(ack_to, sreq);
+        send_ack(ack_to, ctx, sreq);
 }
 
 /* Records of unexpected messages come with room for a small payload, and freed ones are kept
@@ -245,38 +264,39 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
         return;
     }
     int large = tp && !data && h->len > 0;
-    for (rt_request *r = E.posted; r; r = r->next) {
+    struct chan *ch = chan_of(h->ctx);
+    for (rt_request *r = ch->posted; r; r = r->next) {
         if (!matches(r->comm->ctx, r->peer, r->tag, h))
             continue;
-        queue_remove(&E.posted, &E.posted_tail, r);
+        queue_remove(&ch->posted, &ch->posted_tail, r);
         if (!large) { /* the common case: straight into the posted receive, no record */
             rt_count cap = capacity(r), n = h->len < cap ? h->len : cap;
             r->status = (rt_status){.source = h->src, .tag = h->tag, .count = n, .error = received_error(r, h, cap)};
             r->tmp_len = h->len;
             finish_recv(r, data, n); /* data in place first: the ack may free it (self) */
             if (h->flags & RT_MSG_SYNC)
-                send_ack(src, h->sreq);
+                send_ack(src, h->ctx, h->sreq);
             return;
         }
         /* the transport may not re-enter recv_large from its callback: after its progress */
         struct rt__umsg *m = new_umsg(src, h, token, tp, large, 0);
         m->target = r;
-        if (E.defer_tail)
-            E.defer_tail->next = m;
+        if (ch->defer_tail)
+            ch->defer_tail->next = m;
         else
-            E.defer = m;
-        E.defer_tail = m;
+            ch->defer = m;
+        ch->defer_tail = m;
         return;
     }
     int copy = data && h->len > 0; /* keep a copy until a receive comes */
     struct rt__umsg *m = new_umsg(src, h, token, tp, large, copy ? h->len : 0);
     if (copy)
         rt__copy(m->data, data, (size_t)h->len);
-    if (E.unexp_tail)
-        E.unexp_tail->next = m;
+    if (ch->unexp_tail)
+        ch->unexp_tail->next = m;
     else
-        E.unexp = m;
-    E.unexp_tail = m;
+        ch->unexp = m;
+    ch->unexp_tail = m;
 }
 
 /* ------------------------------------------------------------ transport callbacks */
@@ -357,26 +377,28 @@ static void tp_peer_failed(int rank)
         return;
     E.failed[rank] = 1;
     E.nfailed++;
-    for (rt_request *r = E.posted, *n; r; r = n) {
-        n = r->next;
-        if (r->peer != RT_ANY_SOURCE && rt__comm_world_rank(r->comm, r->peer) == rank) {
-            queue_remove(&E.posted, &E.posted_tail, r);
-            r->status.error = RT_X_ERR_PROC_FAILED;
-            rt__request_complete(r);
-        } else if (r->peer == RT_ANY_SOURCE) {
-            int lost = rt__failed_peer(r->comm, RT_ANY_SOURCE);
-            if (lost >= 0) {
-                queue_remove(&E.posted, &E.posted_tail, r);
-                fail_any_source(r, lost);
+    for (struct chan *ch = C; ch < C + nchan; ch++) {
+        for (rt_request *r = ch->posted, *n; r; r = n) {
+            n = r->next;
+            if (r->peer != RT_ANY_SOURCE && rt__comm_world_rank(r->comm, r->peer) == rank) {
+                queue_remove(&ch->posted, &ch->posted_tail, r);
+                r->status.error = RT_X_ERR_PROC_FAILED;
+                rt__request_complete(r);
+            } else if (r->peer == RT_ANY_SOURCE) {
+                int lost = rt__failed_peer(r->comm, RT_ANY_SOURCE);
+                if (lost >= 0) {
+                    queue_remove(&ch->posted, &ch->posted_tail, r);
+                    fail_any_source(r, lost);
+                }
             }
         }
-    }
-    for (rt_request *r = E.pending, *n; r; r = n) {
-        n = r->next;
-        if (rt__comm_world_rank(r->comm, r->peer) == rank) {
-            queue_remove(&E.pending, &E.pending_tail, r);
-            r->status.error = RT_X_ERR_PROC_FAILED;
-            rt__request_complete(r);
+        for (rt_request *r = ch->pending, *n; r; r = n) {
+            n = r->next;
+            if (rt__comm_world_rank(r->comm, r->peer) == rank) {
+                queue_remove(&ch->pending, &ch->pending_tail, r);
+                r->status.error = RT_X_ERR_PROC_FAILED;
+                rt__request_complete(r);
+            }
         }
     }
 }
@@ -422,7 +444,7 @@ static int try_send(rt_request *r)
 
 int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm)
 {
-    if (E.pending || peer == RT_PROC_NULL || !type->committed || !rt__type_contig(type))
+    if (chan_of(comm->ctx)->pending || peer == RT_PROC_NULL || !type->committed || !rt__type_contig(type))
         return 0;
     int dst = rt__comm_world_rank(comm, peer);
     const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
@@ -472,8 +494,9 @@ int rt__send_start(rt_request *r)
         rt__type_pack(r->type, r->buf, r->count, r->tmp);
     }
     /* Keep the order of sends: while some wait for room, new ones queue behind them. */
-    if (E.pending || try_send(r) == RT_TP_AGAIN)
-        queue_append(&E.pending, &E.pending_tail, r);
+    struct chan *ch = chan_of(r->comm->ctx);
+    if (ch->pending || try_send(r) == RT_TP_AGAIN)
+        queue_append(&ch->pending, &ch->pending_tail, r);
     return RT_SUCCESS;
 }
 
@@ -493,7 +516,8 @@ int rt__recv_start(rt_request *r)
     } else if (r->peer == RT_ANY_SOURCE && rt__failed_peer(r->comm, RT_ANY_SOURCE) >= 0) {
         fail_any_source(r, rt__failed_peer(r->comm, RT_ANY_SOURCE)); /* as if posted before the failure */
     } else {
-        queue_append(&E.posted, &E.posted_tail, r);
+        struct chan *ch = chan_of(r->comm->ctx);
+        queue_append(&ch->posted, &ch->posted_tail, r);
     }
     return RT_SUCCESS;
 }
@@ -507,45 +531,61 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* Delivers the large messages ch's receives matched during a transport's progress. */
+static void deliver_deferred(struct chan *ch)
+{
+    while (ch->defer) {
+        struct rt__umsg *m = ch->defer;
+        ch->defer = m->next;
+        if (!ch->defer)
+            ch->defer_tail = NULL;
+        m->next = NULL;
+        rt__deliver(m->target, m);
+    }
+}
+
+/* Sends ch's acknowledgements and sends that waited for room, in order; returns how many. */
+static int send_waiting(struct chan *ch)
+{
+    int n = 0;
+    while (ch->ctl) {
+        struct ctl *c = ch->ctl;
+        if (E.tp_of[c->dst]->send(c->dst, &c->h, NULL, 0, NULL) == RT_TP_AGAIN)
+            break;
+        ch->ctl = c->next;
+        free(c);
+        n++;
+    }
+    while (ch->pending) {
+        rt_request *r = ch->pending;
+        queue_remove(&ch->pending, &ch->pending_tail, r);
+        if (try_send(r) == RT_TP_AGAIN) {
+            r->next = ch->pending; /* back at the head: order is kept */
+            r->prev = NULL;
+            if (ch->pending)
+                ch->pending->prev = r;
+            else
+                ch->pending_tail = r;
+            ch->pending = r;
+            r->queued = 1;
+            break;
+        }
+        n++;
+    }
+    return n;
+}
+
 int rt__progress(void)
 {
     int n = 0;
     for (int i = 0; i < E.npolled; i++) {
         cb_tp = E.polled[i];
         n += E.polled[i]->progress();
-        while (E.defer) {
-            struct rt__umsg *m = E.defer;
-            E.defer = m->next;
-            if (!E.defer)
-                E.defer_tail = NULL;
-            m->next = NULL;
-            rt__deliver(m->target, m);
-        }
+        for (struct chan *ch = C; ch < C + nchan; ch++)
+            deliver_deferred(ch);
     }
-    while (E.ctl) {
-        struct ctl *c = E.ctl;
-        if (E.tp_of[c->dst]->send(c->dst, &c->h, NULL, 0, NULL) == RT_TP_AGAIN)
-            break;
-        E.ctl = c->next;
-        free(c);
-        n++;
-    }
-    while (E.pending) {
-        rt_request *r = E.pending;
-        queue_remove(&E.pending, &E.pending_tail, r);
-        if (try_send(r) == RT_TP_AGAIN) {
-            r->next = E.pending; /* back at the head: order is kept */
-            r->prev = NULL;
-            if (E.pending)
-                E.pending->prev = r;
-            else
-                E.pending_tail = r;
-            E.pending = r;
-            r->queued = 1;
-            break;
-        }
-        n++;
-    }
+    for (struct chan *ch = C; ch < C + nchan; ch++)
+        n += send_waiting(ch);
     n += rt__coll_hooks.progress();
     return rt__win_progress ? n + rt__win_progress() : n;
 }
@@ -565,13 +605,15 @@ void rt__watch_peer(int w)
 /* Asks the transports to watch the peers that posted receives wait for (rt_tp_ops.watch). */
 static void watch_posted(void)
 {
-    for (rt_request *r = E.posted; r; r = r->next) {
-        if (r->peer < 0)
-            continue; /* MPI_ANY_SOURCE */
-        int w = rt__comm_world_rank(r->comm, r->peer);
-        const rt_tp_ops *tp = w >= 0 && E.tp_of ? E.tp_of[w] : NULL;
-        if (tp && tp->size >= sizeof(rt_tp_ops) && tp->watch)
-            tp->watch(w);
+    for (struct chan *ch = C; ch < C + nchan; ch++) {
+        for (rt_request *r = ch->posted; r; r = r->next) {
+            if (r->peer < 0)
+                continue; /* MPI_ANY_SOURCE */
+            int w = rt__comm_world_rank(r->comm, r->peer);
+            const rt_tp_ops *tp = w >= 0 && E.tp_of ? E.tp_of[w] : NULL;
+            if (tp && tp->size >= sizeof(rt_tp_ops) && tp->watch)
+                tp->watch(w);
+        }
     }
 }
 
@@ -716,9 +758,27 @@ static int node_crowded(int size, int rank)
     return cpus > 0 && here > cpus;
 }
 
+/* SWITCHYARD_CHANNELS: 1, 2, 4 or 8 (default 1); another value is reported and ignored. Every
+ * rank of a job must see the same (the launcher passes the environment to all). */
+static int channels_wanted(int rank)
+{
+    const char *e = getenv("SWITCHYARD_CHANNELS");
+    if (!e || !*e)
+        return 1;
+    char *end;
+    long n = strtol(e, &end, 10);
+    if (*end || n < 1 || n > CHAN_MAX || (n & (n - 1))) {
+        if (rank == 0)
+            fprintf(stderr, "switchyard: SWITCHYARD_CHANNELS=%s ignored: 1, 2, 4 or 8\n", e);
+        return 1;
+    }
+    return (int)n;
+}
+
 int rt__p2p_init(void)
 {
     int size = rt__g.world.size, rank = rt__g.world.rank;
+    nchan = channels_wanted(rank);
     if (size == 1)
         return RT_SUCCESS; /* a singleton talks only to itself */
     int err = find_nodes(size, rank);
@@ -730,7 +790,7 @@ int rt__p2p_init(void)
         return RT_ERR_NO_MEM;
     const char *jobid = getenv("SWITCHYARD_JOBID");
     E.env = (rt_tp_env){.world_rank = rank, .world_size = size, .jobid = jobid ? jobid : "nojob",
-                        .node_of = E.node_of, .crowded = node_crowded(size, rank),
+                        .node_of = E.node_of, .crowded = node_crowded(size, rank), .nchan = nchan,
                         .kvs_put = kvs_put, .kvs_barrier = kvs_barrier, .kvs_get = kvs_get,
                         .incoming = tp_incoming, .send_done = tp_send_done, .recv_done = tp_recv_done,
                         .pack = tp_pack, .unpack = tp_unpack,
@@ -738,7 +798,7 @@ int rt__p2p_init(void)
     static const rt_tp_ops *const candidates[] = {&rt_tp_tcp, &rt_tp_shm}; /* first wins */
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
         const rt_tp_ops *tp = candidates[i];
-        if (tp->version < 1 || tp->size < sizeof(rt_tp_ops))
+        if (tp->version < RT_TP_VERSION || tp->size < sizeof(rt_tp_ops))
             continue;
         if (tp->init(&E.env) != 0)
             return RT_ERR_OTHER;
@@ -767,7 +827,10 @@ int rt__p2p_init(void)
 static int nothing_pending(void *arg)
 {
     (void)arg;
-    return !E.pending && !E.ctl;
+    for (struct chan *ch = C; ch < C + nchan; ch++)
+        if (ch->pending || ch->ctl)
+            return 0;
+    return 1;
 }
 
 void rt__p2p_finalize(void)
@@ -776,12 +839,14 @@ void rt__p2p_finalize(void)
     for (int i = 0; i < E.nactive; i++)
         E.active[i]->finalize();
     E.nactive = E.npolled = 0;
-    while (E.unexp) { /* messages nobody received */
-        struct rt__umsg *m = E.unexp;
-        E.unexp = m->next;
-        rt__umsg_free(m);
+    for (struct chan *ch = C; ch < C + nchan; ch++) {
+        while (ch->unexp) { /* messages nobody received */
+            struct rt__umsg *m = ch->unexp;
+            ch->unexp = m->next;
+            rt__umsg_free(m);
+        }
+        ch->unexp_tail = NULL;
     }
-    E.unexp_tail = NULL;
     while (umsg_nspares > 0)
         free(umsg_spares[--umsg_nspares]);
     if (E.sent) { /* users' handles to it are invalid after MPI_Finalize */

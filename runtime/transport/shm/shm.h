@@ -1,5 +1,6 @@
 /* shm.h — internals of the shared-memory transport rt_tp_shm: design constants, the layout
- * of the per-node region (one inbound ring per rank), ring records, and the process-local state. */
+ * of the per-node region (one inbound ring per rank and channel), ring records, and the
+ * process-local state (per channel, and per process). */
 #ifndef SWITCHYARD_SHM_H
 #define SWITCHYARD_SHM_H
 
@@ -36,7 +37,8 @@
 #define SHM_LINE 64u                    /* cache line: records and ring data are aligned */
 #define SHM_SEP 128u                    /* head, tail, doorbell: each owns this many bytes */
 #define SHM_MAGIC 0x314d485359575331ull /* "1SWYSHM1" */
-#define SHM_VERSION 2u
+#define SHM_VERSION 3u
+#define SHM_CHAN_MAX 8u                 /* channels (rt_tp_env.nchan): rings per rank */
 
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
                "shared-memory atomics must be lock-free");
@@ -54,9 +56,13 @@ struct shm_header {
     uint32_t header_bytes;      /* sizeof(struct shm_header) */
     uint32_t nlocal;            /* ranks of the node, in world-rank order */
     uint32_t ring_bytes;        /* data bytes of each ring */
+    uint32_t nchan;             /* channels: each rank has one inbound ring per channel */
+    uint32_t pad;
+    uint64_t slot_stride;       /* bytes of a slot with its nchan channel parts */
     uint64_t total_bytes;       /* size of the region */
-    uint64_t off_slots;         /* nlocal struct shm_slot */
-    uint64_t off_rings;         /* nlocal rings (rank i's inbound ring i-th), ring_stride apart */
+    uint64_t off_slots;         /* nlocal slots, slot_stride apart */
+    uint64_t off_rings;         /* nlocal * nchan rings (rank i's ring of channel c is the
+                                 * (i * nchan + c)-th), ring_stride apart */
     uint64_t ring_ctl_bytes;    /* the control block in front of each ring's data */
     uint64_t ring_stride;       /* ring_ctl_bytes + ring_bytes, rounded to a page */
 };
@@ -80,6 +86,18 @@ struct shm_xfer {
 #define SHM_XFER_OPEN 1u
 _Static_assert(sizeof(struct shm_xfer) == SHM_LINE, "a transfer entry is one cache line");
 
+/* A rank's part of its slot for one channel: the latest reservation its producer of that
+ * channel made, and the channel's large sends' transfer entries. */
+struct shm_chan_slot {
+    /* Written before the producer takes [res_pos, res_end) of ring res_ring - 1 (the ring's
+     * id, shm_ring.id): if the process dies before committing, that ring's consumer skips it. */
+    _Atomic uint32_t res_ring;
+    uint32_t pad_res;
+    _Atomic uint64_t res_pos, res_end;
+    char pad[SHM_LINE - 24];
+    struct shm_xfer xfer[SHM_XFERS]; /* the channel's large sends, by token index */
+};
+
 /* One per node-local rank. The doorbell line is written by the peers, the transfer entries
  * by both sides of a large message (above), the rest by its owner. */
 struct shm_slot {
@@ -90,13 +108,8 @@ struct shm_slot {
     int32_t world_rank;
     _Atomic uint32_t attached;  /* the owner mapped the region */
     _Atomic uint32_t left;      /* the owner is in finalize and consumes nothing more */
-    /* The owner's latest ring reservation, written before it takes [res_pos, res_end) of
-     * ring res_ring - 1: if it dies before committing, that ring's consumer skips the range. */
-    _Atomic uint32_t res_ring;
-    uint32_t pad_res;
-    _Atomic uint64_t res_pos, res_end;
-    char pad1[SHM_SEP - 40];
-    struct shm_xfer xfer[SHM_XFERS]; /* the owner's large sends, by token index */
+    char pad1[SHM_SEP - 16];
+    struct shm_chan_slot chan[]; /* nchan of them */
 };
 
 /* The control block in front of each ring's data: head (consumer), tail (producers) and the
@@ -156,6 +169,10 @@ struct shm_ring {
     unsigned char *data;
     uint64_t size;              /* a power of two */
     int owner;                  /* the consumer's local index */
+    int chan;                   /* the channel it carries */
+    uint32_t id;                /* owner * nchan + chan: its place in the region */
+    struct shm_chan_slot *res;  /* producer: where we say our reservations (our slot's part
+                                 * for this channel) */
     uint64_t pos, end, seen;
     uint64_t blocked_head;      /* producer: head when a reservation last failed */
     int blocked;                /* producer: a reservation failed since the last success */
@@ -195,42 +212,58 @@ struct shm_recv {
 };
 enum { SHM_RECV_PIPE = 1, SHM_RECV_XFER };
 
+/* A node peer, as every channel sees it. */
 struct shm_peer {
     int world;                  /* its world rank */
     pid_t pid;
     struct shm_slot *slot;
-    struct shm_ring out;        /* its inbound ring, as we produce into it */
+    int gone;                   /* wait() found its process gone: progress() reports it */
+    int dead;                   /* reported through peer_failed: nothing more goes to it */
+};
+
+/* A node peer, as one channel talks to it. */
+struct shm_link {
+    struct shm_ring out;        /* its inbound ring of the channel, as we produce into it */
     struct shm_ctl *ctl;        /* FIFO of control records not yet written */
     size_t ctl_head, ctl_len, ctl_cap;
     struct shm_send *stream, *stream_last; /* pipelined sends, in CTS order */
     int rts_pending;            /* our large sends to it awaiting FIN or CTS */
     uint64_t rts_tail;          /* out.end after the latest RTS: once its head passes, the
                                  * peer may be copying (wait() then spins longer) */
-    int gone;                   /* wait() found its process gone: progress() reports it */
-    int dead;                   /* reported through peer_failed: nothing more goes to it */
-    int listed;                 /* in shm_g.work */
+    int listed;                 /* in the channel's work list */
+};
+
+/* A channel (transport.h, rt_tp_env.nchan): what the messages of the contexts it carries
+ * touch, apart from the other channels (issue 38: under MPI_THREAD_MULTIPLE each channel
+ * will be owned by its own lock). */
+struct shm_chan {
+    int c;                      /* its index */
+    struct shm_ring in;         /* our inbound ring of this channel, as its consumer */
+    struct shm_link *link;      /* nlocal entries (ours unused) */
+    int *work, nwork;           /* peers with control records, streams or a blocked send */
+    struct shm_chan_slot *mine; /* our slot's part for this channel */
+    uint64_t helping;           /* bit i: our xfer entry i belongs to a large send in flight */
+    uint64_t pieces_written;    /* pieces of our large sends we wrote ourselves (tests read it) */
+    int busy;                   /* inside its progress */
+    struct tp_pool sends, recvs;
 };
 
 struct shm_state {
     const rt_tp_env *env;       /* set by init, cleared by finalize */
     int active;                 /* the region is mapped and the peers are set up */
     int me, nlocal;             /* our local index; ranks of our node */
+    int nchan;                  /* channels (rt_tp_env.nchan, at most SHM_CHAN_MAX) */
     int *local_of;              /* world rank -> local index, -1 on another node */
     struct shm_peer *peer;      /* nlocal entries (ours unused) */
-    struct shm_ring in;         /* our inbound ring, as its consumer */
-    int *work, nwork;           /* peers with control records, streams or a blocked send */
+    struct shm_chan *ch;        /* nchan entries */
     int ngone;                  /* peers found gone (reported or not) */
     int gone_new;               /* some were found gone and not reported yet */
+    int busy;                   /* inside progress() */
     void *base;                 /* the region's mapping */
     size_t bytes;
     struct shm_slot *slot;      /* ours */
     int cma;                    /* process_vm_readv may be tried */
     int cma_write;              /* process_vm_writev may be tried */
-    uint64_t helping;           /* bit i: our xfer entry i belongs to a large send in flight */
-    uint64_t pieces_written;    /* pieces of our large sends we wrote ourselves (tests read it) */
-    int busy;                   /* inside progress() */
-    int rr;                     /* the peer progress() polls first */
-    struct tp_pool sends, recvs;
     long long alive_ns;         /* last check of the peers' processes */
 };
 
@@ -245,15 +278,17 @@ void shm_region_name(char *buf, size_t len, const char *jobid, int node);
  * pid namespace, no longer exists or is us (a job killed while its ranks attached leaves its
  * region: under Hydra nobody else removes it). Nothing if our pid namespace is unknown. */
 void shm_region_sweep(void);
-/* Creates, sizes and maps a new region for nlocal ranks and writes its header. 0, or an
- * error class, RT_ERR_FILE_EXISTS when the name is taken (nothing is left behind then). */
-int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes);
-/* Maps an existing region and checks its header against nlocal. 0 or an error class. */
-int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes);
+/* Creates, sizes and maps a new region for nlocal ranks and nchan channels and writes its
+ * header. 0, or an error class, RT_ERR_FILE_EXISTS when the name is taken (nothing is left
+ * behind then). */
+int shm_region_create(const char *name, int nlocal, int nchan, void **base, size_t *bytes);
+/* Maps an existing region and checks its header against nlocal and nchan. 0 or an error class. */
+int shm_region_open(const char *name, int nlocal, int nchan, void **base, size_t *bytes);
 /* The slot of local rank i. */
 struct shm_slot *shm_region_slot(void *base, int i);
-/* Points r at the inbound ring of local rank owner, positions at 0. */
-void shm_region_ring(void *base, int owner, struct shm_ring *r);
+/* Points r at the inbound ring of channel chan of local rank owner, positions at 0; a
+ * producer's reservations are said in res (NULL for the consumer). */
+void shm_region_ring(void *base, int owner, int chan, struct shm_chan_slot *res, struct shm_ring *r);
 
 /* ---- shm_ring.c ---------------------------------------------------------------------- */
 /* Producer: room for a record of `bytes` (multiple of SHM_LINE): returns where to write it
@@ -300,61 +335,65 @@ static inline uint64_t shm_rec_bytes(uint64_t n)
 void shm_bell_ring(struct shm_slot *s);
 /* Wakes the owner of s unconditionally (a producer that took its sleep bit). */
 void shm_bell_wake(struct shm_slot *s);
-/* Announces sleep on our slot and in our ring's tail, rechecks ready(), sleeps at most ns
- * unless it is true or the bell rings. Returns 1 if the sleep timed out. */
-int shm_bell_sleep(struct shm_slot *s, struct shm_ring *in, int (*ready)(void), long ns);
+/* Announces sleep on our slot and in the tails of our nin inbound rings, rechecks ready(),
+ * sleeps at most ns unless it is true or the bell rings. Returns 1 if the sleep timed out. */
+int shm_bell_sleep(struct shm_slot *s, struct shm_chan *ch, int nin, int (*ready)(void), long ns);
 
 /* ---- shm_progress.c ------------------------------------------------------------------ */
-/* Puts p on the list of peers progress() writes to (control records, streams, a blocked send). */
-void shm_work_add(int p);
+/* Puts p on ch's list of peers progress() writes to (control records, streams, a blocked send). */
+void shm_work_add(struct shm_chan *ch, int p);
+/* The channel that carries context id ctx. */
+struct shm_chan *shm_chan_of(int32_t ctx);
 
 /* ---- shm_ctl.c ----------------------------------------------------------------------- */
-/* Sends a control record to local peer p now, or queues it. 0 or RT_ERR_NO_MEM. */
-int shm_ctl_send(int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c);
-/* Writes queued control records to p while there is room; returns how many. */
-int shm_ctl_flush(int p);
-/* Drops p's queue. */
-void shm_ctl_drop(int p);
+/* Sends a control record to local peer p on channel ch now, or queues it. 0 or RT_ERR_NO_MEM. */
+int shm_ctl_send(struct shm_chan *ch, int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c);
+/* Writes ch's queued control records to p while there is room; returns how many. */
+int shm_ctl_flush(struct shm_chan *ch, int p);
+/* Drops ch's queue to p. */
+void shm_ctl_drop(struct shm_chan *ch, int p);
 
 /* ---- shm_send.c ---------------------------------------------------------------------- */
 /* rt_tp_ops.send: n <= SHM_EAGER_MAX copied (0) or RT_TP_AGAIN; larger: an RTS and
  * RT_TP_PENDING, or RT_TP_AGAIN. RT_ERR_INTERN if dst is not a node peer or h->len != n,
  * RT_ERR_PROC_ABORTED once dst was reported failed. */
 int shm_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
-/* Queues a pipelined send (after its CTS) behind the others to the same peer. */
-void shm_stream_start(struct shm_send *s);
-/* Writes DATA records of p's streams while there is room (bounded); completes the sends
+/* Queues a pipelined send of ch (after its CTS) behind the others to the same peer. */
+void shm_stream_start(struct shm_chan *ch, struct shm_send *s);
+/* Writes DATA records of ch's streams to p while there is room (bounded); completes the sends
  * fully written. Returns the records written. */
-int shm_stream_advance(int p);
+int shm_stream_advance(struct shm_chan *ch, int p);
 
 /* ---- shm_recv.c ---------------------------------------------------------------------- */
-/* Handles up to SHM_POLL_BATCH records of our inbound ring; returns how many. */
-int shm_poll(void);
+/* Handles up to SHM_POLL_BATCH records of ch's inbound ring; returns how many. */
+int shm_poll(struct shm_chan *ch);
 
 /* ---- shm_large.c --------------------------------------------------------------------- */
 /* rt_tp_ops.recv_large: consumes token whatever it returns. 0 when done at once (CMA copy,
  * n == 0 or buf NULL), RT_TP_PENDING (pipeline: recv_done follows), or an error class. */
-int shm_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq);
-/* Asks m's sender for its m->n bytes through the ring (CTS) into m->buf, or m->rreq's unpack
+int shm_recv_large(int src, int32_t ctx, uint64_t token, void *buf, size_t n, void *rreq);
+/* Asks m's sender for its m->n bytes through ch's ring (CTS) into m->buf, or m->rreq's unpack
  * when NULL: RT_TP_PENDING (recv_done follows), or an error class (m released). */
-int shm_recv_pipe(struct shm_recv *m);
+int shm_recv_pipe(struct shm_chan *ch, struct shm_recv *m);
 
 /* ---- shm_xfer.c ---------------------------------------------------------------------- */
 /* Receiver, for m (announced by an RTS with a transfer entry) into the contiguous buf:
  * publishes the entry, copies pieces until none is left to take. 0 when the whole message
  * is in (FIN sent, m released), RT_TP_PENDING when the sender still copies (XDONE follows,
  * or the pipeline when copying is not permitted), or an error class (m released). */
-int shm_xfer_recv(struct shm_recv *m, void *buf, uint64_t n, void *rreq);
+int shm_xfer_recv(struct shm_chan *ch, struct shm_recv *m, void *buf, uint64_t n, void *rreq);
 /* Receiver: XDONE for m: finishes it (FIN, recv_done). */
-void shm_xfer_done(struct shm_recv *m);
-/* Sender: the entry of our large send with token index i, before its RTS is committed. */
-void shm_xfer_offer(uint32_t i);
-/* Sender: the large send with token index i no longer needs its entry (FIN, CTS, failure). */
-void shm_xfer_withdraw(uint32_t i);
-/* Sender: copies pieces of the transfers receivers opened; returns how many. */
-int shm_xfer_help(void);
-/* Sender: 1 if a receiver opened a transfer with pieces left to take. */
-int shm_xfer_ready(void);
+void shm_xfer_done(struct shm_chan *ch, struct shm_recv *m);
+/* Sender: the entry of ch's large send with token index i, before its RTS is committed. */
+void shm_xfer_offer(struct shm_chan *ch, uint32_t i);
+/* Sender: ch's large send with token index i no longer needs its entry (FIN, CTS, failure). */
+void shm_xfer_withdraw(struct shm_chan *ch, uint32_t i);
+/* Sender: copies pieces of ch's transfers receivers opened; returns how many. */
+int shm_xfer_help(struct shm_chan *ch);
+/* Sender: 1 if a receiver opened a transfer of ch with pieces left to take. */
+int shm_xfer_ready(struct shm_chan *ch);
+/* Pieces of our large sends we wrote ourselves, over the channels (tests read it). */
+uint64_t shm_pieces_written(void);
 
 /* ---- shm_cma.c ----------------------------------------------------------------------- */
 /* Allows peers to read our memory (PR_SET_PTRACER for Yama) and decides whether we try process_vm_readv

@@ -35,20 +35,22 @@ void shm_bell_wake(struct shm_slot *s)
     futex(&s->bell, FUTEX_WAKE, 1, NULL);
 }
 
-/* Records reach us through our ring, whose producers see the sleep bit when they reserve
+/* Records reach us through our rings, whose producers see the sleep bit when they reserve
  * (no fence on their side); room freed in another ring comes through `sleeping`. */
-int shm_bell_sleep(struct shm_slot *s, struct shm_ring *in, int (*ready)(void), long ns)
+int shm_bell_sleep(struct shm_slot *s, struct shm_chan *ch, int nin, int (*ready)(void), long ns)
 {
     uint32_t seq = atomic_load_explicit(&s->bell, memory_order_acquire);
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
-    int timedout = 0;
+    int timedout = 0, idle = 1, c;
 
     atomic_store_explicit(&s->sleeping, 1, memory_order_relaxed);
+    for (c = 0; c < nin && idle; c++) /* every ring, or up to the first with a record */
+        idle = shm_ring_sleep_mark(&ch[c].in);
     /* A wake-up after seq was read changes the word: FUTEX_WAIT then returns at once. */
-    if (shm_ring_sleep_mark(in) && !ready() && futex(&s->bell, FUTEX_WAIT, seq, &ts) < 0 &&
-        errno == ETIMEDOUT)
+    if (idle && !ready() && futex(&s->bell, FUTEX_WAIT, seq, &ts) < 0 && errno == ETIMEDOUT)
         timedout = 1;
     atomic_store_explicit(&s->sleeping, 0, memory_order_relaxed);
-    shm_ring_sleep_unmark(in);
+    for (c = 0; c < nin; c++)
+        shm_ring_sleep_unmark(&ch[c].in);
     return timedout;
 }

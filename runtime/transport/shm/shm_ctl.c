@@ -1,5 +1,5 @@
 /* shm_ctl.c — control records (FIN, CTS) to a peer: written at once when the ring has room,
- * else kept in a per-peer FIFO that progress() flushes, so a receiver never blocks. */
+ * else kept in a FIFO per channel and peer that progress() flushes, so a receiver never blocks. */
 #include "shm.h"
 
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "rt_consts.h"
 
 /* Writes c into the ring to pe; 1 if written, 0 if there is no room. */
-static int put(struct shm_peer *pe, const struct shm_ctl *c)
+static int put(struct shm_link *pe, const struct shm_ctl *c)
 {
     struct shm_rec *r = shm_ring_reserve(&pe->out, SHM_LINE, (uint16_t)c->type);
 
@@ -21,15 +21,15 @@ static int put(struct shm_peer *pe, const struct shm_ctl *c)
     return 1;
 }
 
-int shm_ctl_send(int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c)
+int shm_ctl_send(struct shm_chan *ch, int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c)
 {
-    struct shm_peer *pe = &shm_g.peer[p];
+    struct shm_link *pe = &ch->link[p];
     struct shm_ctl rec = { type, a, b, c };
 
-    if (pe->dead)
+    if (shm_g.peer[p].dead)
         return 0;
     if (pe->ctl_len == 0 && put(pe, &rec)) {
-        shm_ring_wake_owner(&pe->out, pe->slot);
+        shm_ring_wake_owner(&pe->out, shm_g.peer[p].slot);
         return 0;
     }
     if (pe->ctl_head + pe->ctl_len == pe->ctl_cap) {
@@ -47,13 +47,13 @@ int shm_ctl_send(int p, uint32_t type, uint64_t a, uint64_t b, uint64_t c)
         }
     }
     pe->ctl[pe->ctl_head + pe->ctl_len++] = rec;
-    shm_work_add(p);
+    shm_work_add(ch, p);
     return 0;
 }
 
-int shm_ctl_flush(int p)
+int shm_ctl_flush(struct shm_chan *ch, int p)
 {
-    struct shm_peer *pe = &shm_g.peer[p];
+    struct shm_link *pe = &ch->link[p];
     int n = 0;
 
     while (pe->ctl_len > 0 && put(pe, &pe->ctl[pe->ctl_head])) {
@@ -66,9 +66,9 @@ int shm_ctl_flush(int p)
     return n;
 }
 
-void shm_ctl_drop(int p)
+void shm_ctl_drop(struct shm_chan *ch, int p)
 {
-    struct shm_peer *pe = &shm_g.peer[p];
+    struct shm_link *pe = &ch->link[p];
 
     free(pe->ctl);
     pe->ctl = NULL;

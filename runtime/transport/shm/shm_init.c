@@ -38,16 +38,35 @@ static int find_local(const rt_tp_env *env, int *node, int *first)
     return n > SHM_LOCAL_MAX ? RT_ERR_OTHER : 0;
 }
 
+/* Channel c's rings: our inbound one, and the peers' as we produce into them. */
+static int setup_chan(int c)
+{
+    struct shm_chan *ch = &shm_g.ch[c];
+    int p;
+
+    ch->link = calloc((size_t)shm_g.nlocal, sizeof *ch->link);
+    ch->work = malloc((size_t)shm_g.nlocal * sizeof *ch->work);
+    if (!ch->link || !ch->work)
+        return RT_ERR_NO_MEM;
+    ch->mine = &shm_g.slot->chan[c];
+    shm_region_ring(shm_g.base, shm_g.me, c, NULL, &ch->in);
+    for (p = 0; p < shm_g.nlocal; p++)
+        if (p != shm_g.me)
+            shm_region_ring(shm_g.base, p, c, ch->mine, &ch->link[p].out);
+    return 0;
+}
+
 /* Our slot filled, the peers' rings and pids; 0, or RT_ERR_OTHER if a peer did not attach. */
 static int setup_peers(void)
 {
-    int p;
+    int p, c, rc;
 
     shm_g.peer = calloc((size_t)shm_g.nlocal, sizeof *shm_g.peer);
-    shm_g.work = malloc((size_t)shm_g.nlocal * sizeof *shm_g.work);
-    if (!shm_g.peer || !shm_g.work)
+    if (!shm_g.peer)
         return RT_ERR_NO_MEM;
-    shm_region_ring(shm_g.base, shm_g.me, &shm_g.in);
+    for (c = 0; c < shm_g.nchan; c++)
+        if ((rc = setup_chan(c)) != 0)
+            return rc;
     for (p = 0; p < shm_g.nlocal; p++) {
         struct shm_peer *pe = &shm_g.peer[p];
 
@@ -60,24 +79,28 @@ static int setup_peers(void)
         pe->pid = atomic_load_explicit(&pe->slot->pid, memory_order_relaxed);
         if (pe->world < 0 || pe->world >= shm_g.env->world_size || shm_g.local_of[pe->world] != p)
             return RT_ERR_OTHER;
-        shm_region_ring(shm_g.base, p, &pe->out);
     }
     return 0;
 }
 
 static void release_all(void)
 {
-    int p;
+    int p, c;
 
-    if (shm_g.peer)
-        for (p = 0; p < shm_g.nlocal; p++)
-            shm_ctl_drop(p);
+    for (c = 0; shm_g.ch && c < shm_g.nchan; c++) {
+        struct shm_chan *ch = &shm_g.ch[c];
+
+        for (p = 0; ch->link && p < shm_g.nlocal; p++)
+            shm_ctl_drop(ch, p);
+        tp_pool_destroy(&ch->sends);
+        tp_pool_destroy(&ch->recvs);
+        free(ch->link);
+        free(ch->work);
+    }
     if (shm_g.base)
         munmap(shm_g.base, shm_g.bytes);
-    tp_pool_destroy(&shm_g.sends);
-    tp_pool_destroy(&shm_g.recvs);
+    free(shm_g.ch);
     free(shm_g.peer);
-    free(shm_g.work);
     free(shm_g.local_of);
     memset(&shm_g, 0, sizeof shm_g);
 }
@@ -88,20 +111,28 @@ static void release_all(void)
 int shm_init(const rt_tp_env *env)
 {
     char name[200] = "", key[48];
-    int node, first, created = 0, rc, brc;
+    int node = 0, first = -1, created = 0, rc, brc, c, bad;
 
     memset(&shm_g, 0, sizeof shm_g);
     shm_g.env = env;
-    tp_pool_init(&shm_g.sends, sizeof(struct shm_send));
-    tp_pool_init(&shm_g.recvs, sizeof(struct shm_recv));
-    rc = find_local(env, &node, &first);
+    shm_g.nchan = env->nchan < 1 ? 1 : env->nchan;
+    bad = shm_g.nchan > (int)SHM_CHAN_MAX || (shm_g.nchan & (shm_g.nchan - 1)); /* a power of two */
+    if (bad)
+        shm_g.nchan = 1;
+    shm_g.ch = calloc((size_t)shm_g.nchan, sizeof *shm_g.ch);
+    for (c = 0; shm_g.ch && c < shm_g.nchan; c++) {
+        shm_g.ch[c].c = c;
+        tp_pool_init(&shm_g.ch[c].sends, sizeof(struct shm_send));
+        tp_pool_init(&shm_g.ch[c].recvs, sizeof(struct shm_recv));
+    }
+    rc = bad ? RT_ERR_INTERN : shm_g.ch ? find_local(env, &node, &first) : RT_ERR_NO_MEM;
     snprintf(key, sizeof key, "swy.shm.%d", node);
     if (!rc && shm_g.nlocal > 1 && first == env->world_rank) {
         /* The name holds our pid: unique while we live, and once we are gone, the next job's
          * creator on this node removes what a job killed before the unlink below left. */
         shm_region_name(name, sizeof name, env->jobid, node);
         shm_region_sweep();
-        rc = shm_region_create(name, shm_g.nlocal, &shm_g.base, &shm_g.bytes);
+        rc = shm_region_create(name, shm_g.nlocal, shm_g.nchan, &shm_g.base, &shm_g.bytes);
         created = !rc;
         if (env->kvs_put(key, rc ? "fail" : name) < 0 && !rc)
             rc = RT_ERR_OTHER;
@@ -113,7 +144,7 @@ int shm_init(const rt_tp_env *env)
             strncmp(name, "/switchyard-", 12) != 0)
             rc = RT_ERR_OTHER;
         else
-            rc = shm_region_open(name, shm_g.nlocal, &shm_g.base, &shm_g.bytes);
+            rc = shm_region_open(name, shm_g.nlocal, shm_g.nchan, &shm_g.base, &shm_g.bytes);
     }
     if (shm_g.base) {
         shm_g.slot = shm_region_slot(shm_g.base, shm_g.me);
@@ -148,14 +179,16 @@ int shm_reaches(int r)
 /* Whether control records or streams to a live peer still in the job wait for room. */
 static int owed(void)
 {
-    int p;
+    int p, c;
 
     for (p = 0; shm_g.peer && p < shm_g.nlocal; p++) {
         struct shm_peer *pe = &shm_g.peer[p];
 
-        if (p != shm_g.me && !pe->dead && (pe->ctl_len || pe->stream) &&
-            !atomic_load_explicit(&pe->slot->left, memory_order_acquire))
-            return 1;
+        if (p == shm_g.me || pe->dead || atomic_load_explicit(&pe->slot->left, memory_order_acquire))
+            continue;
+        for (c = 0; c < shm_g.nchan; c++)
+            if (shm_g.ch[c].link[p].ctl_len || shm_g.ch[c].link[p].stream)
+                return 1;
     }
     return 0;
 }

@@ -1,19 +1,26 @@
-/* shm_progress.c — progress(): takes records from our inbound ring (bounded), reports peers
- * found gone, then writes to the peers on the work list (control records, DATA streams). */
+/* shm_progress.c — progress(): per channel, takes records from its inbound ring (bounded),
+ * then writes to the peers on its work list (control records, DATA streams); reports peers
+ * found gone. */
 #include "shm.h"
 
-void shm_work_add(int p)
+void shm_work_add(struct shm_chan *ch, int p)
 {
-    if (shm_g.peer[p].listed)
+    if (ch->link[p].listed)
         return;
-    shm_g.peer[p].listed = 1;
-    shm_g.work[shm_g.nwork++] = p;
+    ch->link[p].listed = 1;
+    ch->work[ch->nwork++] = p;
 }
 
-/* Reports peers found gone; skips what a dead producer reserved in our ring and never wrote. */
+struct shm_chan *shm_chan_of(int32_t ctx)
+{
+    return &shm_g.ch[rt_tp_chan(ctx, shm_g.nchan)];
+}
+
+/* Reports peers found gone; skips what a dead producer reserved in our rings and never wrote
+ * (polled: records were taken from them in this pass). */
 static int report_gone(int polled)
 {
-    int p, n = 0;
+    int p, c, n = 0;
 
     if (shm_g.gone_new) {
         shm_g.gone_new = 0;
@@ -24,44 +31,62 @@ static int report_gone(int polled)
             }
     }
     if (shm_g.ngone && !polled)
-        for (p = 0; p < shm_g.nlocal; p++)
-            if (p != shm_g.me && shm_g.peer[p].gone && shm_ring_skip_dead(&shm_g.in, shm_g.peer[p].slot))
-                n++;
+        for (c = 0; c < shm_g.nchan; c++)
+            for (p = 0; p < shm_g.nlocal; p++)
+                if (p != shm_g.me && shm_g.peer[p].gone &&
+                    shm_ring_skip_dead(&shm_g.ch[c].in, shm_g.peer[p].slot))
+                    n++;
     return n;
 }
 
-/* rt_tp_ops.progress (transport.h). Re-entered from a callback, it does nothing. */
+/* Channel ch's part of progress(): its ring (records taken counted in *polled too), its
+ * transfers, its work list. Re-entered from a callback, it does nothing. */
+static int chan_progress(struct shm_chan *ch, int *polled)
+{
+    int i, k, p, n;
+
+    if (ch->busy)
+        return 0;
+    ch->busy = 1;
+    n = shm_poll(ch);
+    *polled += n;
+    if (ch->helping)
+        n += shm_xfer_help(ch);
+    /* Callbacks may list more peers meanwhile: they are appended and visited too. */
+    for (i = 0; i < ch->nwork; i++) {
+        struct shm_link *l = &ch->link[ch->work[i]];
+
+        p = ch->work[i];
+        if (shm_g.peer[p].dead)
+            continue;
+        n += shm_ctl_flush(ch, p) + shm_stream_advance(ch, p);
+        shm_ring_wake_owner(&l->out, shm_g.peer[p].slot);
+    }
+    for (i = k = 0; i < ch->nwork; i++) { /* keep those with work left */
+        struct shm_link *l = &ch->link[ch->work[i]];
+
+        if (!shm_g.peer[ch->work[i]].dead && (l->ctl_len || l->stream || l->out.blocked))
+            ch->work[k++] = ch->work[i];
+        else
+            l->listed = 0;
+    }
+    ch->nwork = k;
+    ch->busy = 0;
+    return n;
+}
+
+/* rt_tp_ops.progress (transport.h): every channel. Re-entered from a callback, it does
+ * nothing. */
 int shm_progress(void)
 {
-    int i, k, p, w, n;
+    int c, n = 0, polled = 0;
 
     if (!shm_g.active || shm_g.busy || shm_g.nlocal < 2)
         return 0;
     shm_g.busy = 1;
-    n = shm_poll();
-    n += report_gone(n);
-    if (shm_g.helping)
-        n += shm_xfer_help();
-    /* Callbacks may list more peers meanwhile: they are appended and visited too. */
-    for (i = 0; i < shm_g.nwork; i++) {
-        struct shm_peer *pe = &shm_g.peer[shm_g.work[i]];
-
-        p = shm_g.work[i];
-        if (pe->dead)
-            continue;
-        w = shm_ctl_flush(p) + shm_stream_advance(p);
-        shm_ring_wake_owner(&pe->out, pe->slot);
-        n += w;
-    }
-    for (i = k = 0; i < shm_g.nwork; i++) { /* keep those with work left */
-        struct shm_peer *pe = &shm_g.peer[shm_g.work[i]];
-
-        if (!pe->dead && (pe->ctl_len || pe->stream || pe->out.blocked))
-            shm_g.work[k++] = shm_g.work[i];
-        else
-            pe->listed = 0;
-    }
-    shm_g.nwork = k;
+    for (c = 0; c < shm_g.nchan; c++)
+        n += chan_progress(&shm_g.ch[c], &polled);
+    n += report_gone(polled);
     shm_g.busy = 0;
     return n;
 }

@@ -8,39 +8,39 @@
 #include "rt_consts.h"
 
 /* FIN: the receiver copied (or dropped) our large send. */
-static void on_fin(int p, const struct shm_rec *r)
+static void on_fin(struct shm_chan *ch, int p, const struct shm_rec *r)
 {
-    struct shm_send *s = tp_pool_find(&shm_g.sends, r->a);
+    struct shm_send *s = tp_pool_find(&ch->sends, r->a);
     void *sreq;
 
     if (!s || s->peer != p || s->rtoken) /* stale, or already streaming */
         return;
-    shm_g.peer[p].rts_pending--;
-    shm_xfer_withdraw(s->ent.index);
+    ch->link[p].rts_pending--;
+    shm_xfer_withdraw(ch, s->ent.index);
     sreq = s->sreq;
-    tp_pool_put(&shm_g.sends, s);
+    tp_pool_put(&ch->sends, s);
     shm_g.env->send_done(sreq, (int)r->b);
 }
 
 /* CTS: the receiver wants r->c bytes of our large send through the ring. */
-static void on_cts(int p, const struct shm_rec *r)
+static void on_cts(struct shm_chan *ch, int p, const struct shm_rec *r)
 {
-    struct shm_send *s = tp_pool_find(&shm_g.sends, r->a);
+    struct shm_send *s = tp_pool_find(&ch->sends, r->a);
 
     if (!s || s->rtoken || s->peer != p || r->b == 0)
         return;
-    shm_g.peer[p].rts_pending--;
-    shm_xfer_withdraw(s->ent.index);
+    ch->link[p].rts_pending--;
+    shm_xfer_withdraw(ch, s->ent.index);
     s->rtoken = r->b;
     s->want = r->c < s->len ? r->c : s->len;
     s->off = 0;
-    shm_stream_start(s); /* want > 0: a receiver wanting nothing sends FIN */
+    shm_stream_start(ch, s); /* want > 0: a receiver wanting nothing sends FIN */
 }
 
 /* DATA: a piece of a pipelined large message. */
-static void on_data(int p, const struct shm_rec *r)
+static void on_data(struct shm_chan *ch, int p, const struct shm_rec *r)
 {
-    struct shm_recv *m = tp_pool_find(&shm_g.recvs, r->a);
+    struct shm_recv *m = tp_pool_find(&ch->recvs, r->a);
     void *rreq;
 
     if (!m || m->active != SHM_RECV_PIPE || m->peer != p || r->b > m->n || r->c > m->n - r->b ||
@@ -54,35 +54,39 @@ static void on_data(int p, const struct shm_rec *r)
     if (m->got < m->n)
         return;
     rreq = m->rreq;
-    tp_pool_put(&shm_g.recvs, m);
+    tp_pool_put(&ch->recvs, m);
     shm_g.env->recv_done(rreq, 0);
 }
 
 /* XDONE: the sender copied the last piece of a message both sides copied. */
-static void on_xdone(int p, const struct shm_rec *r)
+static void on_xdone(struct shm_chan *ch, int p, const struct shm_rec *r)
 {
-    struct shm_recv *m = tp_pool_find(&shm_g.recvs, r->a);
+    struct shm_recv *m = tp_pool_find(&ch->recvs, r->a);
 
     if (m && m->active == SHM_RECV_XFER && m->peer == p)
-        shm_xfer_done(m);
+        shm_xfer_done(ch, m);
 }
 
 /* RTS: announces a large message; 0 if out of memory (the record stays for later). The
  * record is released first: the sender then sees that we may be copying (shm_wait.c). */
-static int on_rts(int p, const struct shm_rec *r)
+static int on_rts(struct shm_chan *ch, int p, const struct shm_rec *r)
 {
     struct shm_recv *m;
     uint64_t token;
     rt_msg_hdr h = r->h;
 
-    m = tp_pool_get(&shm_g.recvs, &token);
+    if (shm_chan_of(h.ctx) != ch) { /* a sender of another mind: the framing is not ours */
+        ch->in.bad = 1;
+        return 0;
+    }
+    m = tp_pool_get(&ch->recvs, &token);
     if (!m)
         return 0;
     m->peer = p;
     m->addr = r->a;
     m->len = (uint64_t)h.len;
     m->stoken = r->b;
-    shm_ring_release(&shm_g.in);
+    shm_ring_release(&ch->in);
     shm_g.env->incoming(shm_g.peer[p].world, &h, NULL, token);
     return 1;
 }
@@ -97,9 +101,9 @@ static void ring_corrupt(void)
             shm_fail_peer(p);
 }
 
-int shm_poll(void)
+int shm_poll(struct shm_chan *ch)
 {
-    struct shm_ring *in = &shm_g.in;
+    struct shm_ring *in = &ch->in;
     struct shm_rec *r;
     int n = 0, p;
 
@@ -124,18 +128,18 @@ int shm_poll(void)
             }
             shm_g.env->incoming(shm_g.peer[p].world, &h, r + 1, 0);
         } else if (r->type == SHM_RTS) {
-            if (!on_rts(p, r))
+            if (!on_rts(ch, p, r))
                 break;
             n++;
             continue; /* released already */
         } else if (r->type == SHM_FIN) {
-            on_fin(p, r);
+            on_fin(ch, p, r);
         } else if (r->type == SHM_CTS) {
-            on_cts(p, r);
+            on_cts(ch, p, r);
         } else if (r->type == SHM_DATA) {
-            on_data(p, r);
+            on_data(ch, p, r);
         } else if (r->type == SHM_XDONE) {
-            on_xdone(p, r);
+            on_xdone(ch, p, r);
         } else {
             in->bad = 1;
             break;

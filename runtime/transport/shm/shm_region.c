@@ -78,9 +78,9 @@ static uint64_t round_up(uint64_t x, uint64_t a)
     return (x + a - 1) / a * a;
 }
 
-/* The layout for nlocal ranks: one inbound ring each, SHM_RING_BYTES per sender up to
- * SHM_RING_MAX, so the region grows linearly with the ranks. */
-static void layout(struct shm_header *h, int nlocal)
+/* The layout for nlocal ranks and nchan channels: one inbound ring per rank and channel,
+ * SHM_RING_BYTES per sender up to SHM_RING_MAX, so the region grows linearly with the ranks. */
+static void layout(struct shm_header *h, int nlocal, int nchan)
 {
     uint64_t ring = SHM_RING_BYTES;
 
@@ -91,21 +91,23 @@ static void layout(struct shm_header *h, int nlocal)
     h->header_bytes = sizeof *h;
     h->nlocal = (uint32_t)nlocal;
     h->ring_bytes = (uint32_t)ring;
+    h->nchan = (uint32_t)nchan;
+    h->slot_stride = sizeof(struct shm_slot) + (uint64_t)nchan * sizeof(struct shm_chan_slot);
     h->off_slots = round_up(sizeof *h, SHM_SEP);
-    h->off_rings = round_up(h->off_slots + (uint64_t)nlocal * sizeof(struct shm_slot), 4096);
+    h->off_rings = round_up(h->off_slots + (uint64_t)nlocal * h->slot_stride, 4096);
     h->ring_ctl_bytes = round_up(sizeof(struct shm_ring_ctl) + 8 * (((uint64_t)nlocal + 63) / 64),
                                  SHM_LINE);
     h->ring_stride = round_up(h->ring_ctl_bytes + ring, 4096);
-    h->total_bytes = h->off_rings + (uint64_t)nlocal * h->ring_stride;
+    h->total_bytes = h->off_rings + (uint64_t)nlocal * (uint64_t)nchan * h->ring_stride;
 }
 
-int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes)
+int shm_region_create(const char *name, int nlocal, int nchan, void **base, size_t *bytes)
 {
     struct shm_header want, *h;
     void *p;
     int fd, err;
 
-    layout(&want, nlocal);
+    layout(&want, nlocal, nchan);
     fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0)
         return errno == EEXIST ? RT_ERR_FILE_EXISTS : RT_ERR_OTHER;
@@ -124,6 +126,8 @@ int shm_region_create(const char *name, int nlocal, void **base, size_t *bytes)
     h->header_bytes = want.header_bytes;
     h->nlocal = want.nlocal;
     h->ring_bytes = want.ring_bytes;
+    h->nchan = want.nchan;
+    h->slot_stride = want.slot_stride;
     h->total_bytes = want.total_bytes;
     h->off_slots = want.off_slots;
     h->off_rings = want.off_rings;
@@ -139,14 +143,14 @@ fail:
     return err == ENOMEM || err == ENOSPC ? RT_ERR_NO_MEM : RT_ERR_OTHER;
 }
 
-int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes)
+int shm_region_open(const char *name, int nlocal, int nchan, void **base, size_t *bytes)
 {
     struct shm_header want, *h;
     struct stat st;
     void *p;
     int fd;
 
-    layout(&want, nlocal);
+    layout(&want, nlocal, nchan);
     fd = shm_open(name, O_RDWR, 0600);
     if (fd < 0)
         return RT_ERR_OTHER;
@@ -162,6 +166,7 @@ int shm_region_open(const char *name, int nlocal, void **base, size_t *bytes)
     if (atomic_load_explicit(&h->magic, memory_order_acquire) != SHM_MAGIC ||
         h->version != want.version || h->header_bytes != want.header_bytes ||
         h->nlocal != want.nlocal || h->ring_bytes != want.ring_bytes ||
+        h->nchan != want.nchan || h->slot_stride != want.slot_stride ||
         h->total_bytes != want.total_bytes || h->off_slots != want.off_slots ||
         h->off_rings != want.off_rings || h->ring_ctl_bytes != want.ring_ctl_bytes ||
         h->ring_stride != want.ring_stride) {
@@ -177,17 +182,21 @@ struct shm_slot *shm_region_slot(void *base, int i)
 {
     struct shm_header *h = base;
 
-    return (struct shm_slot *)((unsigned char *)base + h->off_slots) + i;
+    return (struct shm_slot *)((unsigned char *)base + h->off_slots + (uint64_t)i * h->slot_stride);
 }
 
-void shm_region_ring(void *base, int owner, struct shm_ring *r)
+void shm_region_ring(void *base, int owner, int chan, struct shm_chan_slot *res, struct shm_ring *r)
 {
     struct shm_header *h = base;
-    unsigned char *p = (unsigned char *)base + h->off_rings + (uint64_t)owner * h->ring_stride;
+    uint32_t id = (uint32_t)owner * h->nchan + (uint32_t)chan;
+    unsigned char *p = (unsigned char *)base + h->off_rings + (uint64_t)id * h->ring_stride;
 
     memset(r, 0, sizeof *r);
     r->ctl = (struct shm_ring_ctl *)p;
     r->data = p + h->ring_ctl_bytes;
     r->size = h->ring_bytes;
     r->owner = owner;
+    r->chan = chan;
+    r->id = id;
+    r->res = res;
 }

@@ -16,13 +16,13 @@ static void wait_for_room(struct shm_ring *r)
     atomic_store(&r->ctl->want_space, 1);
 }
 
-/* Says in our slot what we are about to take, [t, end) of r: a consumer that finds us dead
- * skips it. */
+/* Says in our slot (its part for r's channel) what we are about to take, [t, end) of r: a
+ * consumer that finds us dead skips it. */
 static inline void say_reservation(const struct shm_ring *r, uint64_t t, uint64_t end)
 {
-    atomic_store_explicit(&shm_g.slot->res_ring, (uint32_t)r->owner + 1, memory_order_relaxed);
-    atomic_store_explicit(&shm_g.slot->res_pos, t, memory_order_relaxed);
-    atomic_store_explicit(&shm_g.slot->res_end, end, memory_order_relaxed);
+    atomic_store_explicit(&r->res->res_ring, r->id + 1, memory_order_relaxed);
+    atomic_store_explicit(&r->res->res_pos, t, memory_order_relaxed);
+    atomic_store_explicit(&r->res->res_end, end, memory_order_relaxed);
 }
 
 /* After the compare-and-swap that took [t, t + pad + bytes) from tail word tword: writes the
@@ -179,12 +179,13 @@ void shm_ring_wake_producers(struct shm_ring *r)
 
 int shm_ring_skip_dead(struct shm_ring *r, const struct shm_slot *dead)
 {
+    const struct shm_chan_slot *res = &dead->chan[r->chan];
     uint64_t end;
 
     if (shm_ring_ready(r) || (atomic_load(&r->ctl->tail) & ~SHM_TAIL_SLEEP) == r->pos ||
-        atomic_load(&dead->res_ring) != (uint32_t)r->owner + 1 || atomic_load(&dead->res_pos) != r->pos)
+        atomic_load(&res->res_ring) != r->id + 1 || atomic_load(&res->res_pos) != r->pos)
         return 0;
-    end = atomic_load(&dead->res_end);
+    end = atomic_load(&res->res_end);
     if (end <= r->pos || end - r->pos > r->size)
         return 0;
     r->pos = end;

@@ -16,26 +16,37 @@ long long shm_now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int shm_ready(void)
+/* Whether channel ch's progress has something to do now. */
+static int chan_ready(struct shm_chan *ch)
 {
     int i;
 
-    if (!shm_g.in.bad && shm_ring_ready(&shm_g.in))
+    if (!ch->in.bad && shm_ring_ready(&ch->in))
         return 1;
-    if (shm_g.gone_new)
-        return 1; /* progress() reports it */
-    if (shm_g.helping && shm_xfer_ready())
+    if (ch->helping && shm_xfer_ready(ch))
         return 1; /* a receiver opened a transfer of ours: we copy pieces too */
-    for (i = 0; i < shm_g.nwork; i++) {
-        struct shm_peer *pe = &shm_g.peer[shm_g.work[i]];
+    for (i = 0; i < ch->nwork; i++) {
+        struct shm_link *l = &ch->link[ch->work[i]];
 
-        if (pe->dead)
+        if (shm_g.peer[ch->work[i]].dead)
             continue;
-        if (shm_ring_room_changed(&pe->out))
+        if (shm_ring_room_changed(&l->out))
             return 1;
-        if ((pe->ctl_len || pe->stream) && !pe->out.blocked)
+        if ((l->ctl_len || l->stream) && !l->out.blocked)
             return 1; /* local work progress() can do now */
     }
+    return 0;
+}
+
+int shm_ready(void)
+{
+    int c;
+
+    if (shm_g.gone_new)
+        return 1; /* progress() reports it */
+    for (c = 0; c < shm_g.nchan; c++)
+        if (chan_ready(&shm_g.ch[c]))
+            return 1;
     return 0;
 }
 
@@ -57,15 +68,16 @@ void shm_check_peers(void)
  * our buffer, and its FIN comes sooner than a sleep and a wake-up would take. */
 static int copy_expected(void)
 {
-    int p;
+    int p, c;
 
-    for (p = 0; p < shm_g.nlocal; p++) {
-        struct shm_peer *pe = &shm_g.peer[p];
+    for (c = 0; c < shm_g.nchan; c++)
+        for (p = 0; p < shm_g.nlocal; p++) {
+            struct shm_link *l = &shm_g.ch[c].link[p];
 
-        if (p != shm_g.me && !pe->dead && pe->rts_pending > 0 &&
-            atomic_load_explicit(&pe->out.ctl->head, memory_order_acquire) >= pe->rts_tail)
-            return 1;
-    }
+            if (p != shm_g.me && !shm_g.peer[p].dead && l->rts_pending > 0 &&
+                atomic_load_explicit(&l->out.ctl->head, memory_order_acquire) >= l->rts_tail)
+                return 1;
+        }
     return 0;
 }
 
@@ -106,7 +118,7 @@ void shm_wait(long timeout_ns)
     }
     left = timeout_ns - (now - t0);
     if (left > 0)
-        shm_bell_sleep(shm_g.slot, &shm_g.in, shm_ready, (long)left);
+        shm_bell_sleep(shm_g.slot, shm_g.ch, shm_g.nchan, shm_ready, (long)left);
     if (shm_now_ns() - shm_g.alive_ns >= SHM_ALIVE_NS)
         shm_check_peers();
 }

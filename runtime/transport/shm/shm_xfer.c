@@ -5,9 +5,9 @@
 
 #include "rt_consts.h"
 
-static struct shm_xfer *entry(const struct shm_recv *m)
+static struct shm_xfer *entry(const struct shm_chan *ch, const struct shm_recv *m)
 {
-    return &shm_g.peer[m->peer].slot->xfer[(uint32_t)m->stoken - 1];
+    return &shm_g.peer[m->peer].slot->chan[ch->c].xfer[(uint32_t)m->stoken - 1];
 }
 
 /* Bytes of piece k of x. */
@@ -32,25 +32,25 @@ static int read_piece(struct shm_recv *m, const struct shm_xfer *x, uint64_t k)
 
 /* Every piece is in, or given up: re-reads the piece the sender failed to write, then FIN.
  * 0 or an error class (m released), or RT_TP_PENDING (the pipeline brings it all). */
-static int finish(struct shm_recv *m)
+static int finish(struct shm_chan *ch, struct shm_recv *m)
 {
-    struct shm_xfer *x = entry(m);
+    struct shm_xfer *x = entry(ch, m);
     uint32_t redo = atomic_load_explicit(&x->redo, memory_order_relaxed);
     int err = m->err, rc;
 
     if (redo && !err) {
         err = read_piece(m, x, redo - 1);
         if (err == 1)
-            return shm_recv_pipe(m); /* nobody copies any more: safe to start over */
+            return shm_recv_pipe(ch, m); /* nobody copies any more: safe to start over */
     }
-    rc = shm_ctl_send(m->peer, SHM_FIN, m->stoken, (uint64_t)err, 0);
-    tp_pool_put(&shm_g.recvs, m);
+    rc = shm_ctl_send(ch, m->peer, SHM_FIN, m->stoken, (uint64_t)err, 0);
+    tp_pool_put(&ch->recvs, m);
     return err ? err : rc;
 }
 
-int shm_xfer_recv(struct shm_recv *m, void *buf, uint64_t n, void *rreq)
+int shm_xfer_recv(struct shm_chan *ch, struct shm_recv *m, void *buf, uint64_t n, void *rreq)
 {
-    struct shm_xfer *x = entry(m);
+    struct shm_xfer *x = entry(ch, m);
     uint64_t piece = (n / SHM_XFER_PIECES + 4095) & ~(uint64_t)4095, k;
     int rc;
 
@@ -78,43 +78,43 @@ int shm_xfer_recv(struct shm_recv *m, void *buf, uint64_t n, void *rreq)
                 /* Take what is left so that the sender stops, and never count this piece:
                  * the transfer cannot end here, the pipeline resends everything. */
                 atomic_fetch_add_explicit(&x->next, x->pieces, memory_order_relaxed);
-                return shm_recv_pipe(m);
+                return shm_recv_pipe(ch, m);
             }
             m->err = rc;
         }
         if (atomic_fetch_add_explicit(&x->done, 1, memory_order_acq_rel) + 1 == x->pieces)
-            return finish(m);
+            return finish(ch, m);
     }
     return RT_TP_PENDING; /* the sender copies the last pieces: XDONE follows */
 }
 
-void shm_xfer_done(struct shm_recv *m)
+void shm_xfer_done(struct shm_chan *ch, struct shm_recv *m)
 {
     void *rreq = m->rreq;
-    int rc = finish(m);
+    int rc = finish(ch, m);
 
     if (rc != RT_TP_PENDING)
         shm_g.env->recv_done(rreq, rc);
 }
 
-void shm_xfer_offer(uint32_t i)
+void shm_xfer_offer(struct shm_chan *ch, uint32_t i)
 {
     if (i >= SHM_XFERS || !shm_g.cma_write)
         return;
-    atomic_store_explicit(&shm_g.slot->xfer[i].state, 0, memory_order_relaxed);
-    shm_g.helping |= 1ull << i;
+    atomic_store_explicit(&ch->mine->xfer[i].state, 0, memory_order_relaxed);
+    ch->helping |= 1ull << i;
 }
 
-void shm_xfer_withdraw(uint32_t i)
+void shm_xfer_withdraw(struct shm_chan *ch, uint32_t i)
 {
     if (i < SHM_XFERS)
-        shm_g.helping &= ~(1ull << i);
+        ch->helping &= ~(1ull << i);
 }
 
-/* Entry i if its receiver opened it and pieces are left to take, else NULL. */
-static struct shm_xfer *open_entry(uint32_t i)
+/* Entry i of ch if its receiver opened it and pieces are left to take, else NULL. */
+static struct shm_xfer *open_entry(struct shm_chan *ch, uint32_t i)
 {
-    struct shm_xfer *x = &shm_g.slot->xfer[i];
+    struct shm_xfer *x = &ch->mine->xfer[i];
 
     if (atomic_load_explicit(&x->state, memory_order_acquire) != SHM_XFER_OPEN ||
         atomic_load_explicit(&x->next, memory_order_relaxed) >= x->pieces)
@@ -123,9 +123,9 @@ static struct shm_xfer *open_entry(uint32_t i)
 }
 
 /* Writes pieces of entry i's message while there are pieces to take; returns how many. */
-static int help(uint32_t i, struct shm_xfer *x)
+static int help(struct shm_chan *ch, uint32_t i, struct shm_xfer *x)
 {
-    const struct shm_send *s = tp_pool_at(&shm_g.sends, i);
+    const struct shm_send *s = tp_pool_at(&ch->sends, i);
     pid_t pid = shm_g.peer[s->peer].pid;
     uint64_t k, off;
     int n = 0, rc = 0;
@@ -133,7 +133,7 @@ static int help(uint32_t i, struct shm_xfer *x)
     while (!rc && (k = atomic_fetch_add_explicit(&x->next, 1, memory_order_relaxed)) < x->pieces) {
         off = k * x->piece;
         rc = shm_cma_write(pid, x->raddr + off, s->buf + off, piece_len(x, k));
-        shm_g.pieces_written += !rc;
+        ch->pieces_written += !rc;
         if (rc) { /* the receiver copies it at the end; we stop helping with this one */
             atomic_store_explicit(&x->redo, (uint32_t)k + 1, memory_order_relaxed);
             if (shm_cma_outcome(rc) == 1)
@@ -141,15 +141,15 @@ static int help(uint32_t i, struct shm_xfer *x)
         }
         n++;
         if (atomic_fetch_add_explicit(&x->done, 1, memory_order_acq_rel) + 1 == x->pieces)
-            shm_ctl_send(s->peer, SHM_XDONE, x->rtoken, 0, 0);
+            shm_ctl_send(ch, s->peer, SHM_XDONE, x->rtoken, 0, 0);
     }
-    shm_xfer_withdraw(i);
+    shm_xfer_withdraw(ch, i);
     return n;
 }
 
-int shm_xfer_help(void)
+int shm_xfer_help(struct shm_chan *ch)
 {
-    uint64_t todo = shm_g.helping;
+    uint64_t todo = ch->helping;
     struct shm_xfer *x;
     uint32_t i;
     int n = 0;
@@ -157,20 +157,30 @@ int shm_xfer_help(void)
     while (todo && shm_g.cma_write) {
         i = (uint32_t)__builtin_ctzll(todo);
         todo &= todo - 1;
-        if ((x = open_entry(i)))
-            n += help(i, x);
+        if ((x = open_entry(ch, i)))
+            n += help(ch, i, x);
     }
     if (!shm_g.cma_write)
-        shm_g.helping = 0;
+        ch->helping = 0;
     return n;
 }
 
-int shm_xfer_ready(void)
+int shm_xfer_ready(struct shm_chan *ch)
 {
-    uint64_t todo = shm_g.helping;
+    uint64_t todo = ch->helping;
 
     for (; todo; todo &= todo - 1)
-        if (open_entry((uint32_t)__builtin_ctzll(todo)))
+        if (open_entry(ch, (uint32_t)__builtin_ctzll(todo)))
             return 1;
     return 0;
+}
+
+uint64_t shm_pieces_written(void)
+{
+    uint64_t n = 0;
+    int c;
+
+    for (c = 0; c < shm_g.nchan; c++)
+        n += shm_g.ch[c].pieces_written;
+    return n;
 }

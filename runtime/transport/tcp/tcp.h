@@ -252,7 +252,7 @@ int tcp_read_from(struct tcp_conn *c, tcp_source src, void *ctx);
 int tcp_init(const rt_tp_env *env);
 int tcp_reaches(int r);
 int tcp_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sreq);
-int tcp_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq);
+int tcp_recv_large(int src, int32_t ctx, uint64_t token, void *buf, size_t n, void *rreq);
 int tcp_progress(void);
 void tcp_wait(long timeout_ns);
 void tcp_finalize(void);

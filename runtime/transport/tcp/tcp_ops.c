@@ -222,9 +222,10 @@ int tcp_send(int dst, const rt_msg_hdr *h, const void *data, size_t n, void *sre
 }
 
 /* rt_tp_ops.recv_large: a CTS asks the sender for n bytes (DATA frames follow), or a FIN
- * says we take none. */
-int tcp_recv_large(int src, uint64_t token, void *buf, size_t n, void *rreq)
+ * says we take none. One connection per peer carries every channel: ctx is not needed. */
+int tcp_recv_large(int src, int32_t ctx, uint64_t token, void *buf, size_t n, void *rreq)
 {
+    (void)ctx;
     struct tcp_recv *m = tcp_g.active ? tp_pool_find(&tcp_g.recvs, token) : NULL;
     struct tcp_frame f = { 0 };
     int rc;

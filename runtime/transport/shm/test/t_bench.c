@@ -50,7 +50,7 @@ static void on_incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t
             arrived++;
         return;
     }
-    rc = rt_tp_shm.recv_large(src, token, rbuf, (size_t)h->len, NULL);
+    rc = rt_tp_shm.recv_large(src, h->ctx, token, rbuf, (size_t)h->len, NULL);
     next_rbuf();
     TCHECK(rc == 0 || rc == RT_TP_PENDING, "recv_large: %d", rc);
     if (rc == 0)

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
     while (got < T.size - 1)
         tenv_step();
     if (T.rank == 1) /* dies before committing it: rank 0 must skip it */
-        TCHECK(shm_ring_reserve(&shm_g.peer[0].out, SHM_LINE, SHM_EAGER) != NULL, "reserve");
+        TCHECK(shm_ring_reserve(&shm_g.ch[0].link[0].out, SHM_LINE, SHM_EAGER) != NULL, "reserve");
     TCHECK(rt__pmi_barrier() == 0, "barrier");
     if (T.rank == 1) {
         usleep(100000); /* let rank 0's RTS and rank 2's flood arrive unread */

@@ -126,7 +126,7 @@ static void check_recv(struct recvrec *m)
 
 static void start_recv(struct recvrec *m)
 {
-    int rc = rt_tp_shm.recv_large(m->src, m->token, m->rmode == 6 ? NULL : m->buf, m->nreq, m);
+    int rc = rt_tp_shm.recv_large(m->src, CTX, m->token, m->rmode == 6 ? NULL : m->buf, m->nreq, m);
 
     if (rc == 0) {
         check_recv(m);
@@ -388,7 +388,7 @@ int main(int argc, char **argv)
     printf("[%d] traffic ok: %lld messages, %.1f MB received in %.2f s (%s), %llu pieces written%s\n",
            T.rank, msgs_in, (double)bytes_in / 1e6, (double)(t1 - t0) / 1e9,
            shm_g.cma ? "process_vm_readv" : "pipelined through the ring",
-           (unsigned long long)shm_g.pieces_written, shm_g.cma_write ? "" : " (writing refused)");
+           (unsigned long long)shm_pieces_written(), shm_g.cma_write ? "" : " (writing refused)");
     tenv_finalize();
     for (r = 0; r < T.size; r++)
         free(acked[r]);

@@ -113,6 +113,7 @@ void tenv_init(int nodes, void (*incoming)(int, const rt_msg_hdr *, const void *
     T.env.world_size = T.size;
     T.env.jobid = T.jobid;
     T.env.node_of = T.node_of;
+    T.env.nchan = getenv("SWITCHYARD_CHANNELS") ? atoi(getenv("SWITCHYARD_CHANNELS")) : 1;
     T.env.kvs_put = kvs_put;
     T.env.kvs_barrier = kvs_barrier;
     T.env.kvs_get = kvs_get;
