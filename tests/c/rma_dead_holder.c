@@ -3,7 +3,7 @@
  * exclusive lock at rank 0 and exits with status 3. Rank 1's MPI_Win_lock at rank 0, waiting
  * for that lock, and every later lock there return MPIX_ERR_PROC_FAILED (MPI_ERR_PROC_ABORTED
  * on the standard ABI) naming rank 2 instead of hanging; locks and puts at rank 2 fail the same
- * way; rank 1's own lock, never held by rank 2, still works. */
+ * way; rank 1's own lock, never held by rank 2, still works; MPI_Win_fence fails the same way. */
 #include "check.h"
 
 #include <unistd.h>
@@ -67,6 +67,8 @@ int main(int argc, char **argv)
             MPI_Win_unlock(2, w);
         check_failed(rc, "rank 0: MPI_Put to rank 2 and MPI_Win_unlock");
     }
+    /* a fence waits for every member: it fails naming the dead one instead of hanging */
+    check_failed(MPI_Win_fence(0, w), rank == 1 ? "rank 1: MPI_Win_fence" : "rank 0: MPI_Win_fence");
     MPI_Barrier(MPI_COMM_WORLD); /* fails (rank 2 is gone) but does not hang */
     printf("rank %d: all checks passed\n", rank);
     fflush(stdout);

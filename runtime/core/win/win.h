@@ -109,6 +109,8 @@ int rt__win_cma_setup(rt_win *w, const char *fn);
 int rt__win_cma_min(void);
 /* The bytes of one rank's control words in a shared segment of n ranks (win_direct.c). */
 size_t rt__win_ctl_stride(int n);
+/* The bytes of the fence's barrier, after the n ranks' control words (win_barrier.c). */
+#define RT__WIN_BAR_BYTES 128
 /* One-sided state of a new window w (its comm set): RT_SUCCESS or RT_ERR_NO_MEM. */
 int rt__win_rma_init(rt_win *w);
 /* w is whole (memory, flavour): from now until rt__win_rma_fini (from its destructor) it

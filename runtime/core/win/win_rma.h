@@ -75,6 +75,9 @@ int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, void *r
                        rt_type *basic, const char *fn);
 /* Gives back the lock of type this process holds at rank's memory. */
 void rt__win_direct_unlock(rt_win *w, int rank, int type);
+/* Waits until every member of w has called it as often as this process (MPI_Win_fence),
+ * progressing meanwhile. RT_SUCCESS, or a member's failure raised on w naming fn. */
+int rt__win_direct_barrier(rt_win *w, const char *fn);
 /* Applies operation message msg of this process at rank's memory, accumulates under rank's
  * accumulate lock; the bytes there before land at rbuf as rtype elements (rtype NULL: none).
  * Errors raised on w naming fn. */

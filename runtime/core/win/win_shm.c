@@ -51,7 +51,7 @@ int rt__win_shm_map(rt_win *w, int apart, const char *fn)
     }
     rt_aint ctl = (total + 63) / 64 * 64; /* the control words (win_direct.c) */
     w->ctl_stride = rt__win_ctl_stride(n);
-    total = ctl + (rt_aint)w->ctl_stride * n;
+    total = ctl + (rt_aint)w->ctl_stride * n + RT__WIN_BAR_BYTES;
     w->shm_bytes = (size_t)((total + PAGE - 1) / PAGE * PAGE);
     char name[128] = {0};
     int fd = -1;

@@ -137,10 +137,8 @@ int rt_Win_fence(int assert, rt_win *win)
     int n = c->size, err;
     if (win->direct) { /* every operation is done already: a barrier orders the epochs */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        rt__team t = rt__team_of(c);
-        if ((err = rt__coll_barrier(&t)))
-            return RT_ERR(win, err, "the processes could not agree (internal communication failed: %s)",
-                          rt__class_string(err));
+        if ((err = rt__win_direct_barrier(win, "MPI_Win_fence")))
+            return err;
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         win->epoch++;
         win->fence_open = !(assert & RT_MODE_NOSUCCEED);
