@@ -140,11 +140,6 @@ void rt__type_builtins_init(void)
     }
 }
 
-int rt__type_contig(const rt_type *t)
-{
-    return t->size == 0 || (t->lay->dense && t->lay->dlo == 0 && t->size == t->extent);
-}
-
 void rt__copy(void *dst, const void *src, size_t n)
 {
     size_t ahead = ((uintptr_t)dst - (uintptr_t)src) & 4095;

@@ -94,8 +94,11 @@ int rt__op_commutative(const rt_op *op);
 
 /* Sets up the builtin datatypes' layouts (at load). */
 void rt__type_builtins_init(void);
-/* 1 if count elements of t are one run of count * size bytes. */
-int rt__type_contig(const rt_type *t);
+/* 1 if count elements of t are one run of count * size bytes. Inline: every transfer asks. */
+static inline int rt__type_contig(const rt_type *t)
+{
+    return t->size == 0 || (t->lay->dense && t->lay->dlo == 0 && t->size == t->extent);
+}
 /* memcpy of n bytes, except that a copy of 2 KiB or more whose destination lies 1 to 63 bytes
  * after its source modulo 4 KiB goes backward in 64-byte steps: there glibc's memcpy (rep movsb)
  * runs at 1.7 GB/s instead of 40 on this machine's AMD EPYC (4 KiB aliasing), and a malloc'ed

@@ -294,8 +294,8 @@ int rt__win_cma_min(void)
     return min;
 }
 
-int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, void *result, int64_t bytes, rt_op *op,
-                       rt_type *basic, const char *fn)
+int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, const void *cmp, void *result,
+                       int64_t bytes, rt_op *op, rt_type *basic, const char *fn)
 {
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
@@ -304,9 +304,13 @@ int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, void *r
         return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
                         "a process of the window failed inside an accumulate at rank %d", rank);
     int err = RT_SUCCESS;
+    int swap = cmp && memcmp(at, cmp, (size_t)bytes) == 0; /* bit for bit, as the message path */
     if (result)
         rt__copy(result, at, (size_t)bytes);
-    if (in && op->obj.index == RT_B_REPLACE)
+    if (cmp) {
+        if (swap)
+            memcpy(at, in, (size_t)bytes);
+    } else if (in && op->obj.index == RT_B_REPLACE)
         rt__copy(at, in, (size_t)bytes);
     else if (in && op->obj.index != RT_B_NO_OP)
         err = rt__op_apply(op, in, at, bytes / basic->size, basic);

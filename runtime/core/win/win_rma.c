@@ -178,7 +178,8 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
                         "the result buffer holds %lld bytes of data and the target %lld: their type signatures differ",
                         (long long)rbytes, (long long)tbytes);
     int64_t base = dynamic ? (int64_t)a->disp : (int64_t)a->disp * w->peers[a->target].disp_unit;
-    int move = a->kind == RMA_PUT || a->kind == RMA_GET, acc = a->kind == RMA_ACC || a->kind == RMA_GACC;
+    int move = a->kind == RMA_PUT || a->kind == RMA_GET;
+    int acc = a->kind == RMA_ACC || a->kind == RMA_GACC || a->kind == RMA_CAS;
     if (w->direct && rt__type_contig(a->ttype) &&
         ((move && rt__type_contig(a->kind == RMA_PUT ? a->otype : a->rtype)) || /* one copy */
          (acc && (!a->otype || rt__type_contig(a->otype)) && (!a->rtype || rt__type_contig(a->rtype)) &&
@@ -188,8 +189,8 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
             return out_of_range(w, a, base, tbytes, fn);
         int err = move ? rt__win_direct_copy(w, a->target, base, a->kind == RMA_PUT ? (void *)a->obuf : a->rbuf,
                                              tbytes, a->kind == RMA_PUT, fn)
-                       : rt__win_direct_acc(w, a->target, base, a->otype ? a->obuf : NULL, a->rbuf, tbytes, a->op,
-                                            (rt_type *)rt_builtins[a->ttype->basic], fn);
+                       : rt__win_direct_acc(w, a->target, base, a->otype ? a->obuf : NULL, a->cmp, a->rbuf, tbytes,
+                                            a->op, (rt_type *)rt_builtins[a->ttype->basic], fn);
         return err ? err : done_now(w, a->req);
     }
     struct blocks bl; /* not zeroed: few is written as it fills */

@@ -70,9 +70,10 @@ int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *
 int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len, int put, const char *fn);
 /* An accumulate of one run of `bytes` bytes of predefined type basic at byte off of rank's
  * memory, under its accumulate lock: the old bytes to result (if set), then in (NULL: nothing,
- * as MPI_NO_OP) combined in by op. */
-int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, void *result, int64_t bytes, rt_op *op,
-                       rt_type *basic, const char *fn);
+ * as MPI_NO_OP) combined in by op; or, when cmp is set (compare-and-swap, op unused), in
+ * written there if the old bytes equal cmp's. */
+int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, const void *cmp, void *result,
+                       int64_t bytes, rt_op *op, rt_type *basic, const char *fn);
 /* Gives back the lock of type this process holds at rank's memory. */
 void rt__win_direct_unlock(rt_win *w, int rank, int type);
 /* Waits until every member of w has called it as often as this process (MPI_Win_fence),
