@@ -313,7 +313,7 @@ int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, const v
     } else if (in && op->obj.index == RT_B_REPLACE)
         rt__copy(at, in, (size_t)bytes);
     else if (in && op->obj.index != RT_B_NO_OP)
-        err = rt__op_apply(op, in, at, bytes / basic->size, basic);
+        err = rt__op_apply(op, in, at, bytes == basic->size ? 1 : bytes / basic->size, basic);
     __atomic_store_n(&ctl_of(w, rank)->acc, 0, __ATOMIC_RELEASE);
     return err ? RT_ERR(w, err, "out of memory") : RT_SUCCESS;
 }
