@@ -11,5 +11,7 @@ for face in c c c abi; do
     grep -q "^rank 1: MPI_Win_lock at rank 0: MPI_Win_lock: rank 2 of the window failed holding a lock at rank 0" \
         "$TMP/out" || fail "$face: rank 1's lock did not say why it failed"
 done
+# the same through operation messages (no shared segment): the fence names the dead rank too
+SWITCHYARD_RMA_DIRECT=0 dead_rank_job "c, messages" "$BUILD/tests/c/rma_dead_holder"
 dead_rank_ends_job "$BUILD/tests/c/rma_dead_holder"
 echo "ok"

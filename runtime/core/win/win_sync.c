@@ -150,9 +150,8 @@ int rt_Win_fence(int assert, rt_win *win)
     memcpy(counts, win->sent_to, sizeof *counts * (size_t)n);
     rt__team t = rt__team_of(c);
     if ((err = rt__coll_allreduce(&t, counts, sizeof *counts * (size_t)n, sum_ints))) {
-        free(counts);
-        return RT_ERR(win, err, "the processes could not agree (internal communication failed: %s)",
-                      rt__class_string(err));
+        free(counts); /* a member's failure is named, as on a direct window */
+        return rt__rma_failed(win, err, RT_ANY_SOURCE, "MPI_Win_fence");
     }
     int expect = counts[c->rank], first = RT_SUCCESS;
     free(counts);
