@@ -152,6 +152,9 @@ void rt__async_need(unsigned who, int on);
 /* MPI_THREAD_MULTIPLE (docs/internals.md, "Threads"): from the end of MPI_Init_thread on,
  * every entry takes the library's lock (rt_enter), whatever the asynchronous progress does. */
 void rt__threads_multiple(void);
+/* Under MPI_THREAD_MULTIPLE with more than one channel (SWITCHYARD_CHANNELS), the engine's
+ * entry points lock the channel they touch from now on (p2p_engine.c, after rt__p2p_init). */
+void rt__chan_locks_on(void);
 /* Under MPI_THREAD_MULTIPLE, a thread that waits lets the others in: rt__big_pause releases the
  * lock the caller holds, every level of it, and returns how many (0: not MULTIPLE, or not
  * held: nothing done); rt__big_resume(n) takes it back n times. */

@@ -4,9 +4,11 @@
 #include "p2p.h"
 #include "type/type.h"
 
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +25,10 @@ struct chan {
                                                progress: delivered after it returns */
     rt_request *pending, *pending_tail;     /* sends the transport had no room for yet */
     struct ctl { int dst; rt_msg_hdr h; struct ctl *next; } *ctl;  /* acks waiting for room */
+    struct umsg_block *spares[64];          /* freed unexpected-message records (new_umsg) */
+    int nspares;
+    uint32_t word;                          /* its lock: 0 free, 1 taken, 2 taken and a thread
+                                               may sleep on it (chan_acquire) */
 };
 #define CHAN_MAX 8
 static struct chan C[CHAN_MAX];
@@ -31,6 +37,70 @@ static int nchan = 1; /* a power of two, the same on every rank of the job */
 static inline struct chan *chan_of(int32_t ctx)
 {
     return &C[rt_tp_chan(ctx, nchan)];
+}
+
+/* ------------------------------------------------------------ channel locks */
+
+/* Under MPI_THREAD_MULTIPLE with more than one channel, each channel's state is guarded by its
+ * own lock, taken by the engine's entry points themselves (recursively: the levels a thread
+ * holds are counted in `held`); all of them, in index order, by a pass over every channel
+ * (rt__progress). Today every caller also holds the library's lock, taken first (lock order:
+ * library, then channels in index order); docs/internals.md, "Threads", channels. */
+static int chan_locks;
+static __thread unsigned char held[CHAN_MAX];
+
+static void chan_futex(uint32_t *word, int op, uint32_t val)
+{
+    syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
+}
+
+static void chan_acquire(struct chan *ch)
+{
+    if (!chan_locks || held[ch - C]++)
+        return;
+    uint32_t c = 0;
+    if (__atomic_compare_exchange_n(&ch->word, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return;
+    for (int i = 0; i < 64 + 512; i++) { /* held briefly, mostly: spin, then yield */
+        if (i < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        } else {
+            sched_yield();
+        }
+        c = 0;
+        if (__atomic_load_n(&ch->word, __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(&ch->word, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return;
+    }
+    while (__atomic_exchange_n(&ch->word, 2, __ATOMIC_ACQUIRE) != 0) /* Drepper's mutex */
+        chan_futex(&ch->word, FUTEX_WAIT, 2);
+}
+
+static void chan_release(struct chan *ch)
+{
+    if (!chan_locks || --held[ch - C])
+        return;
+    if (__atomic_exchange_n(&ch->word, 0, __ATOMIC_RELEASE) == 2)
+        chan_futex(&ch->word, FUTEX_WAKE, 1);
+}
+
+static void all_acquire(void)
+{
+    for (struct chan *ch = C; ch < C + nchan; ch++)
+        chan_acquire(ch);
+}
+
+static void all_release(void)
+{
+    for (struct chan *ch = C + nchan; ch-- > C;)
+        chan_release(ch);
+}
+
+void rt__chan_locks_on(void)
+{
+    chan_locks = nchan > 1;
 }
 
 /* The engine's set-up state. */
@@ -94,7 +164,8 @@ static int matches(int ctx, int src, int tag, const rt_msg_hdr *h)
 struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
 {
     struct chan *ch = chan_of(ctx);
-    struct rt__umsg *prev = NULL;
+    struct rt__umsg *prev = NULL, *found = NULL;
+    chan_acquire(ch);
     for (struct rt__umsg *m = ch->unexp; m; prev = m, m = m->next) {
         if (!matches(ctx, source, tag, &m->h))
             continue;
@@ -107,27 +178,37 @@ struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
                 ch->unexp_tail = prev;
             m->next = NULL;
         }
-        return m;
+        found = m;
+        break;
     }
-    return NULL;
+    chan_release(ch);
+    return found;
 }
 
 int rt__posted_cancel(rt_request *r)
 {
-    if (!r->queued || r->kind != RT__REQ_RECV)
+    if (r->kind != RT__REQ_RECV)
         return 0;
     struct chan *ch = chan_of(r->comm->ctx);
-    queue_remove(&ch->posted, &ch->posted_tail, r);
-    return 1;
+    chan_acquire(ch);
+    int queued = r->queued;
+    if (queued)
+        queue_remove(&ch->posted, &ch->posted_tail, r);
+    chan_release(ch);
+    return queued;
 }
 
 int rt__pending_cancel(rt_request *r)
 {
-    if (!r->queued || r->kind != RT__REQ_SEND)
+    if (r->kind != RT__REQ_SEND || !r->comm)
         return 0;
     struct chan *ch = chan_of(r->comm->ctx);
-    queue_remove(&ch->pending, &ch->pending_tail, r);
-    return 1;
+    chan_acquire(ch);
+    int queued = r->queued;
+    if (queued)
+        queue_remove(&ch->pending, &ch->pending_tail, r);
+    chan_release(ch);
+    return queued;
 }
 
 /* ------------------------------------------------------------ delivery */
@@ -188,6 +269,8 @@ static void finish_recv(rt_request *r, const void *data, rt_count n)
 
 void rt__deliver(rt_request *r, struct rt__umsg *m)
 {
+    struct chan *ch = chan_of(m->h.ctx);
+    chan_acquire(ch);
     rt_count cap = capacity(r), n = m->h.len < cap ? m->h.len : cap;
     r->status.source = m->h.src;
     r->status.tag = m->h.tag;
@@ -212,24 +295,24 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
     rt__umsg_free(m);
     if (sync)
         send_ack(ack_to, ctx, sreq);
+    chan_release(ch);
 }
 
 /* Records of unexpected messages come with room for a small payload, and freed ones are kept
  * for reuse: a small message that arrives before its receive costs no malloc. */
 #define UMSG_INLINE 256
-#define UMSG_SPARES 64
+#define UMSG_SPARES ((int)(sizeof C[0].spares / sizeof C[0].spares[0])) /* per channel */
 struct umsg_block {
     struct rt__umsg m;
     unsigned char data[UMSG_INLINE];
 };
-static struct umsg_block *umsg_spares[UMSG_SPARES];
-static int umsg_nspares;
 
 /* A message arrived from world rank src (transport or self); payload bytes of room: len. */
 static struct rt__umsg *new_umsg(int src, const rt_msg_hdr *h, uint64_t token, const rt_tp_ops *tp,
                                  int large, int64_t len)
 {
-    struct umsg_block *b = umsg_nspares ? umsg_spares[--umsg_nspares] : malloc(sizeof *b);
+    struct chan *ch = chan_of(h->ctx); /* held by the caller */
+    struct umsg_block *b = ch->nspares ? ch->spares[--ch->nspares] : malloc(sizeof *b);
     if (!b)
         rt__fatal("out of memory for an incoming message");
     b->m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp, .large = large};
@@ -246,12 +329,14 @@ static struct rt__umsg *new_umsg(int src, const rt_msg_hdr *h, uint64_t token, c
 void rt__umsg_free(struct rt__umsg *m)
 {
     struct umsg_block *b = (struct umsg_block *)m;
+    struct chan *ch = chan_of(m->h.ctx);
     if (m->data != b->data)
         free(m->data);
-    if (umsg_nspares < UMSG_SPARES)
-        umsg_spares[umsg_nspares++] = b;
-    else
-        free(b);
+    chan_acquire(ch);
+    if (ch->nspares < UMSG_SPARES)
+        ch->spares[ch->nspares++] = b, b = NULL;
+    chan_release(ch);
+    free(b);
 }
 
 static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t token, const rt_tp_ops *tp)
@@ -301,7 +386,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
 
 /* ------------------------------------------------------------ transport callbacks */
 
-static const rt_tp_ops *cb_tp; /* the transport whose progress() is running */
+static __thread const rt_tp_ops *cb_tp; /* the transport whose progress() this thread runs */
 
 static void tp_incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t token)
 {
@@ -444,7 +529,7 @@ static int try_send(rt_request *r)
 
 int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm)
 {
-    if (chan_of(comm->ctx)->pending || peer == RT_PROC_NULL || !type->committed || !rt__type_contig(type))
+    if (peer == RT_PROC_NULL || !type->committed || !rt__type_contig(type))
         return 0;
     int dst = rt__comm_world_rank(comm, peer);
     const rt_tp_ops *tp = E.tp_of ? E.tp_of[dst] : NULL;
@@ -452,7 +537,11 @@ int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int
     if (!tp || n > tp->eager_max || (n && !buf))
         return 0;
     rt_msg_hdr h = {.ctx = comm->ctx, .src = comm->rank, .tag = tag, .len = (int64_t)n};
-    return tp->send(dst, &h, buf, n, NULL) == 0; /* otherwise nothing was sent */
+    struct chan *ch = chan_of(comm->ctx);
+    chan_acquire(ch);
+    int sent = !ch->pending && tp->send(dst, &h, buf, n, NULL) == 0; /* else nothing was sent */
+    chan_release(ch);
+    return sent;
 }
 
 /* E.sent, made once: complete, holding no communicator or datatype. NULL when out of memory. */
@@ -495,8 +584,10 @@ int rt__send_start(rt_request *r)
     }
     /* Keep the order of sends: while some wait for room, new ones queue behind them. */
     struct chan *ch = chan_of(r->comm->ctx);
+    chan_acquire(ch);
     if (ch->pending || try_send(r) == RT_TP_AGAIN)
         queue_append(&ch->pending, &ch->pending_tail, r);
+    chan_release(ch);
     return RT_SUCCESS;
 }
 
@@ -507,6 +598,8 @@ int rt__recv_start(rt_request *r)
         rt__request_complete(r);
         return RT_SUCCESS;
     }
+    struct chan *ch = chan_of(r->comm->ctx); /* held from the search to the posting */
+    chan_acquire(ch);
     struct rt__umsg *m = rt__unexpected_find(r->comm->ctx, r->peer, r->tag, 1);
     if (m) {
         rt__deliver(r, m);
@@ -516,9 +609,9 @@ int rt__recv_start(rt_request *r)
     } else if (r->peer == RT_ANY_SOURCE && rt__failed_peer(r->comm, RT_ANY_SOURCE) >= 0) {
         fail_any_source(r, rt__failed_peer(r->comm, RT_ANY_SOURCE)); /* as if posted before the failure */
     } else {
-        struct chan *ch = chan_of(r->comm->ctx);
         queue_append(&ch->posted, &ch->posted_tail, r);
     }
+    chan_release(ch);
     return RT_SUCCESS;
 }
 
@@ -578,6 +671,7 @@ static int send_waiting(struct chan *ch)
 int rt__progress(void)
 {
     int n = 0;
+    all_acquire();
     for (int i = 0; i < E.npolled; i++) {
         cb_tp = E.polled[i];
         n += E.polled[i]->progress();
@@ -586,6 +680,7 @@ int rt__progress(void)
     }
     for (struct chan *ch = C; ch < C + nchan; ch++)
         n += send_waiting(ch);
+    all_release();
     n += rt__coll_hooks.progress();
     return rt__win_progress ? n + rt__win_progress() : n;
 }
@@ -605,6 +700,7 @@ void rt__watch_peer(int w)
 /* Asks the transports to watch the peers that posted receives wait for (rt_tp_ops.watch). */
 static void watch_posted(void)
 {
+    all_acquire();
     for (struct chan *ch = C; ch < C + nchan; ch++) {
         for (rt_request *r = ch->posted; r; r = r->next) {
             if (r->peer < 0)
@@ -615,6 +711,7 @@ static void watch_posted(void)
                 tp->watch(w);
         }
     }
+    all_release();
 }
 
 void rt__wait_until(int (*done)(void *), void *arg)
@@ -827,10 +924,12 @@ int rt__p2p_init(void)
 static int nothing_pending(void *arg)
 {
     (void)arg;
-    for (struct chan *ch = C; ch < C + nchan; ch++)
-        if (ch->pending || ch->ctl)
-            return 0;
-    return 1;
+    int idle = 1;
+    all_acquire();
+    for (struct chan *ch = C; ch < C + nchan && idle; ch++)
+        idle = !ch->pending && !ch->ctl;
+    all_release();
+    return idle;
 }
 
 void rt__p2p_finalize(void)
@@ -847,8 +946,9 @@ void rt__p2p_finalize(void)
         }
         ch->unexp_tail = NULL;
     }
-    while (umsg_nspares > 0)
-        free(umsg_spares[--umsg_nspares]);
+    for (struct chan *ch = C; ch < C + nchan; ch++)
+        while (ch->nspares > 0)
+            free(ch->spares[--ch->nspares]);
     if (E.sent) { /* users' handles to it are invalid after MPI_Finalize */
         rt__obj_release(&E.sent->obj);
         E.sent = NULL;

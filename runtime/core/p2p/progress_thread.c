@@ -89,6 +89,7 @@ void rt__async_need(unsigned who, int on)
 void rt__threads_multiple(void)
 {
     store(&multiple, 1);
+    rt__chan_locks_on();
     rt__big_bias_here();
     rt__async_want = 1; /* = the lock's state: rt_leave never switches it off */
     store(&rt__lock_on, 1);

@@ -75,7 +75,9 @@ static int on_rts(struct shm_chan *ch, int p, const struct shm_rec *r)
     uint64_t token;
     rt_msg_hdr h = r->h;
 
-    if (shm_chan_of(h.ctx) != ch) { /* a sender of another mind: the framing is not ours */
+    if (shm_chan_of(h.ctx) != ch) { /* its context belongs to another channel (whose pool
+                                       recv_large will search): a sender that splits traffic
+                                       otherwise; nothing from this ring can be trusted */
         ch->in.bad = 1;
         return 0;
     }
