@@ -33,6 +33,10 @@ struct chan {
 #define CHAN_MAX 8
 static struct chan C[CHAN_MAX];
 static int nchan = 1; /* a power of two, the same on every rank of the job */
+/* Bit c: channel c may have deferred deliveries, acknowledgements or sends waiting for room
+ * (set when one is queued, cleared by the pass that empties them): a pass over the channels
+ * skips the others at the cost of one test. Changed under the library's lock. */
+static unsigned waiting;
 
 static inline struct chan *chan_of(int32_t ctx)
 {
@@ -47,16 +51,16 @@ static inline struct chan *chan_of(int32_t ctx)
  * (rt__progress). Today every caller also holds the library's lock, taken first (lock order:
  * library, then channels in index order); docs/internals.md, "Threads", channels. */
 static int chan_locks;
-static __thread unsigned char held[CHAN_MAX];
+static __thread __attribute__((tls_model("initial-exec"))) unsigned char held[CHAN_MAX];
 
 static void chan_futex(uint32_t *word, int op, uint32_t val)
 {
     syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
 }
 
-static void chan_acquire(struct chan *ch)
+static __attribute__((noinline)) void chan_lock_slow(struct chan *ch)
 {
-    if (!chan_locks || held[ch - C]++)
+    if (held[ch - C]++)
         return;
     uint32_t c = 0;
     if (__atomic_compare_exchange_n(&ch->word, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
@@ -78,24 +82,39 @@ static void chan_acquire(struct chan *ch)
         chan_futex(&ch->word, FUTEX_WAIT, 2);
 }
 
-static void chan_release(struct chan *ch)
+static __attribute__((noinline)) void chan_unlock_slow(struct chan *ch)
 {
-    if (!chan_locks || --held[ch - C])
+    if (--held[ch - C])
         return;
     if (__atomic_exchange_n(&ch->word, 0, __ATOMIC_RELEASE) == 2)
         chan_futex(&ch->word, FUTEX_WAKE, 1);
 }
 
-static void all_acquire(void)
+/* The locks cost one test of a flag when off (below MPI_THREAD_MULTIPLE, or one channel). */
+static inline void chan_acquire(struct chan *ch)
 {
-    for (struct chan *ch = C; ch < C + nchan; ch++)
-        chan_acquire(ch);
+    if (__builtin_expect(chan_locks, 0))
+        chan_lock_slow(ch);
 }
 
-static void all_release(void)
+static inline void chan_release(struct chan *ch)
 {
-    for (struct chan *ch = C + nchan; ch-- > C;)
-        chan_release(ch);
+    if (__builtin_expect(chan_locks, 0))
+        chan_unlock_slow(ch);
+}
+
+static inline void all_acquire(void)
+{
+    if (__builtin_expect(chan_locks, 0))
+        for (struct chan *ch = C; ch < C + nchan; ch++)
+            chan_lock_slow(ch);
+}
+
+static inline void all_release(void)
+{
+    if (__builtin_expect(chan_locks, 0))
+        for (struct chan *ch = C + nchan; ch-- > C;)
+            chan_unlock_slow(ch);
 }
 
 void rt__chan_locks_on(void)
@@ -161,11 +180,10 @@ static int matches(int ctx, int src, int tag, const rt_msg_hdr *h)
     return h->ctx == ctx && (src == RT_ANY_SOURCE || src == h->src) && (tag == RT_ANY_TAG || tag == h->tag);
 }
 
-struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
+/* rt__unexpected_find in ch, whose lock the caller holds. */
+static inline struct rt__umsg *unexpected_find(struct chan *ch, int ctx, int source, int tag, int take)
 {
-    struct chan *ch = chan_of(ctx);
     struct rt__umsg *prev = NULL, *found = NULL;
-    chan_acquire(ch);
     for (struct rt__umsg *m = ch->unexp; m; prev = m, m = m->next) {
         if (!matches(ctx, source, tag, &m->h))
             continue;
@@ -181,8 +199,16 @@ struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
         found = m;
         break;
     }
-    chan_release(ch);
     return found;
+}
+
+struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
+{
+    struct chan *ch = chan_of(ctx);
+    chan_acquire(ch);
+    struct rt__umsg *m = unexpected_find(ch, ctx, source, tag, take);
+    chan_release(ch);
+    return m;
 }
 
 int rt__posted_cancel(rt_request *r)
@@ -254,6 +280,7 @@ static void send_ack(int dst, int32_t ctx, uint64_t sreq)
         struct chan *ch = chan_of(ctx);
         *c = (struct ctl){dst, h, ch->ctl};
         ch->ctl = c;
+        waiting |= 1u << (ch - C);
     }
 }
 
@@ -371,6 +398,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
         else
             ch->defer = m;
         ch->defer_tail = m;
+        waiting |= 1u << (ch - C);
         return;
     }
     int copy = data && h->len > 0; /* keep a copy until a receive comes */
@@ -386,7 +414,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
 
 /* ------------------------------------------------------------ transport callbacks */
 
-static __thread const rt_tp_ops *cb_tp; /* the transport whose progress() this thread runs */
+static __thread __attribute__((tls_model("initial-exec"))) const rt_tp_ops *cb_tp; /* the transport whose progress() this thread runs */
 
 static void tp_incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t token)
 {
@@ -585,8 +613,10 @@ int rt__send_start(rt_request *r)
     /* Keep the order of sends: while some wait for room, new ones queue behind them. */
     struct chan *ch = chan_of(r->comm->ctx);
     chan_acquire(ch);
-    if (ch->pending || try_send(r) == RT_TP_AGAIN)
+    if (ch->pending || try_send(r) == RT_TP_AGAIN) {
         queue_append(&ch->pending, &ch->pending_tail, r);
+        waiting |= 1u << (ch - C);
+    }
     chan_release(ch);
     return RT_SUCCESS;
 }
@@ -600,7 +630,7 @@ int rt__recv_start(rt_request *r)
     }
     struct chan *ch = chan_of(r->comm->ctx); /* held from the search to the posting */
     chan_acquire(ch);
-    struct rt__umsg *m = rt__unexpected_find(r->comm->ctx, r->peer, r->tag, 1);
+    struct rt__umsg *m = unexpected_find(ch, r->comm->ctx, r->peer, r->tag, 1);
     if (m) {
         rt__deliver(r, m);
     } else if (r->peer != RT_ANY_SOURCE && E.failed && E.failed[rt__comm_world_rank(r->comm, r->peer)]) {
@@ -668,6 +698,22 @@ static int send_waiting(struct chan *ch)
     return n;
 }
 
+/* The channels with work waiting (bits of `waiting`): deferred deliveries, then what waits
+ * for room; clears the bits of those left with nothing. */
+static __attribute__((noinline)) int pass_waiting(void)
+{
+    int n = 0;
+    for (unsigned bits = waiting; bits; bits &= bits - 1)
+        deliver_deferred(&C[__builtin_ctz(bits)]);
+    for (unsigned bits = waiting; bits; bits &= bits - 1) {
+        struct chan *ch = &C[__builtin_ctz(bits)];
+        n += send_waiting(ch);
+        if (!ch->defer && !ch->ctl && !ch->pending)
+            waiting &= ~(1u << (ch - C));
+    }
+    return n;
+}
+
 int rt__progress(void)
 {
     int n = 0;
@@ -675,11 +721,11 @@ int rt__progress(void)
     for (int i = 0; i < E.npolled; i++) {
         cb_tp = E.polled[i];
         n += E.polled[i]->progress();
-        for (struct chan *ch = C; ch < C + nchan; ch++)
-            deliver_deferred(ch);
+        for (unsigned bits = waiting; bits; bits &= bits - 1) /* large deliveries first */
+            deliver_deferred(&C[__builtin_ctz(bits)]);
     }
-    for (struct chan *ch = C; ch < C + nchan; ch++)
-        n += send_waiting(ch);
+    if (__builtin_expect(waiting != 0, 0))
+        n += pass_waiting();
     all_release();
     n += rt__coll_hooks.progress();
     return rt__win_progress ? n + rt__win_progress() : n;

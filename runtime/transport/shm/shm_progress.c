@@ -41,7 +41,7 @@ static int report_gone(int polled)
 
 /* Channel ch's part of progress(): its ring (records taken counted in *polled too), its
  * transfers, its work list. Re-entered from a callback, it does nothing. */
-static int chan_progress(struct shm_chan *ch, int *polled)
+static inline __attribute__((always_inline)) int chan_progress(struct shm_chan *ch, int *polled)
 {
     int i, k, p, n;
 
@@ -52,6 +52,10 @@ static int chan_progress(struct shm_chan *ch, int *polled)
     *polled += n;
     if (ch->helping)
         n += shm_xfer_help(ch);
+    if (!ch->nwork) {
+        ch->busy = 0;
+        return n;
+    }
     /* Callbacks may list more peers meanwhile: they are appended and visited too. */
     for (i = 0; i < ch->nwork; i++) {
         struct shm_link *l = &ch->link[ch->work[i]];
@@ -86,7 +90,8 @@ int shm_progress(void)
     shm_g.busy = 1;
     for (c = 0; c < shm_g.nchan; c++)
         n += chan_progress(&shm_g.ch[c], &polled);
-    n += report_gone(polled);
+    if (__builtin_expect(shm_g.gone_new || shm_g.ngone, 0))
+        n += report_gone(polled);
     shm_g.busy = 0;
     return n;
 }
