@@ -211,30 +211,29 @@ struct rt__umsg *rt__unexpected_find(int ctx, int source, int tag, int take)
     return m;
 }
 
-int rt__posted_cancel(rt_request *r)
+/* Takes r off its channel's queue of its kind (posted receives, or sends waiting for room)
+ * if it is on it: 1 if it was. */
+static int unqueue(rt_request *r)
 {
-    if (r->kind != RT__REQ_RECV)
-        return 0;
     struct chan *ch = chan_of(r->comm->ctx);
     chan_acquire(ch);
     int queued = r->queued;
-    if (queued)
+    if (queued && r->kind == RT__REQ_RECV)
         queue_remove(&ch->posted, &ch->posted_tail, r);
+    else if (queued)
+        queue_remove(&ch->pending, &ch->pending_tail, r);
     chan_release(ch);
     return queued;
 }
 
+int rt__posted_cancel(rt_request *r)
+{
+    return r->kind == RT__REQ_RECV && unqueue(r);
+}
+
 int rt__pending_cancel(rt_request *r)
 {
-    if (r->kind != RT__REQ_SEND || !r->comm)
-        return 0;
-    struct chan *ch = chan_of(r->comm->ctx);
-    chan_acquire(ch);
-    int queued = r->queued;
-    if (queued)
-        queue_remove(&ch->pending, &ch->pending_tail, r);
-    chan_release(ch);
-    return queued;
+    return r->kind == RT__REQ_SEND && r->comm && unqueue(r);
 }
 
 /* ------------------------------------------------------------ delivery */
@@ -698,13 +697,12 @@ static int send_waiting(struct chan *ch)
     return n;
 }
 
-/* The channels with work waiting (bits of `waiting`): deferred deliveries, then what waits
- * for room; clears the bits of those left with nothing. */
+/* The channels with work waiting (bits of `waiting`; their deferred deliveries are done): what
+ * waits for room; clears the bits of those left with nothing (sends to this process are
+ * matched at once, so sending defers nothing). */
 static __attribute__((noinline)) int pass_waiting(void)
 {
     int n = 0;
-    for (unsigned bits = waiting; bits; bits &= bits - 1)
-        deliver_deferred(&C[__builtin_ctz(bits)]);
     for (unsigned bits = waiting; bits; bits &= bits - 1) {
         struct chan *ch = &C[__builtin_ctz(bits)];
         n += send_waiting(ch);
