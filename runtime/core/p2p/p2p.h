@@ -143,11 +143,14 @@ const char *rt__start_failure(int err);
 /* Asynchronous progress (progress_thread.c, rt.h): rt__progress_thread_start/stop mark the
  * span of MPI_Init to MPI_Finalize where the thread may run (=1: it runs all along); a part
  * calls rt__async_need(its bit, 1) while it has work the thread should advance (the
- * collectives: nonblocking work outstanding; the windows: as long as one exists), (..., 0) when
- * it has none; the thread is wanted while any part says so. */
+ * collectives: schedules running; the windows: as long as one serves lock requests), (..., 0)
+ * when it has none; the thread is wanted while any part says so. RT__NEED_WIN (windows with
+ * one-sided state exist) wants no thread: with RT__NEED_COLL, it tells rt__progress which
+ * upper parts' passes to call (rt__needs: changed under the library's lock). */
 void rt__progress_thread_start(void);
 void rt__progress_thread_stop(void);
-enum { RT__NEED_COLL = 1, RT__NEED_RMA = 2 };
+enum { RT__NEED_COLL = 1, RT__NEED_RMA = 2, RT__NEED_WIN = 4 };
+extern unsigned rt__needs;
 void rt__async_need(unsigned who, int on);
 /* MPI_THREAD_MULTIPLE (docs/internals.md, "Threads"): from the end of MPI_Init_thread on,
  * every entry takes the library's lock (rt_enter), whatever the asynchronous progress does. */

@@ -25,11 +25,12 @@ struct chan {
                                                progress: delivered after it returns */
     rt_request *pending, *pending_tail;     /* sends the transport had no room for yet */
     struct ctl { int dst; rt_msg_hdr h; struct ctl *next; } *ctl;  /* acks waiting for room */
-    struct umsg_block *spares[64];          /* freed unexpected-message records (new_umsg) */
+    struct rt__umsg *spares;                /* freed unexpected-message records (new_umsg),
+                                               linked through next */
     int nspares;
     uint32_t word;                          /* its lock: 0 free, 1 taken, 2 taken and a thread
                                                may sleep on it (chan_acquire) */
-};
+} __attribute__((aligned(128))); /* a power of two: chan_of is a shift; no false sharing */
 #define CHAN_MAX 8
 static struct chan C[CHAN_MAX];
 static int nchan = 1; /* a power of two, the same on every rank of the job */
@@ -327,7 +328,7 @@ void rt__deliver(rt_request *r, struct rt__umsg *m)
 /* Records of unexpected messages come with room for a small payload, and freed ones are kept
  * for reuse: a small message that arrives before its receive costs no malloc. */
 #define UMSG_INLINE 256
-#define UMSG_SPARES ((int)(sizeof C[0].spares / sizeof C[0].spares[0])) /* per channel */
+#define UMSG_SPARES 64 /* per channel */
 struct umsg_block {
     struct rt__umsg m;
     unsigned char data[UMSG_INLINE];
@@ -338,7 +339,11 @@ static struct rt__umsg *new_umsg(int src, const rt_msg_hdr *h, uint64_t token, c
                                  int large, int64_t len)
 {
     struct chan *ch = chan_of(h->ctx); /* held by the caller */
-    struct umsg_block *b = ch->nspares ? ch->spares[--ch->nspares] : malloc(sizeof *b);
+    struct umsg_block *b = (struct umsg_block *)ch->spares;
+    if (b)
+        ch->spares = b->m.next, ch->nspares--;
+    else
+        b = malloc(sizeof *b);
     if (!b)
         rt__fatal("out of memory for an incoming message");
     b->m = (struct rt__umsg){.h = *h, .src_world = src, .token = token, .tp = tp, .large = large};
@@ -360,7 +365,7 @@ void rt__umsg_free(struct rt__umsg *m)
         free(m->data);
     chan_acquire(ch);
     if (ch->nspares < UMSG_SPARES)
-        ch->spares[ch->nspares++] = b, b = NULL;
+        m->next = ch->spares, ch->spares = m, ch->nspares++, b = NULL;
     chan_release(ch);
     free(b);
 }
@@ -565,9 +570,11 @@ int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int
         return 0;
     rt_msg_hdr h = {.ctx = comm->ctx, .src = comm->rank, .tag = tag, .len = (int64_t)n};
     struct chan *ch = chan_of(comm->ctx);
-    chan_acquire(ch);
-    int sent = !ch->pending && tp->send(dst, &h, buf, n, NULL) == 0; /* else nothing was sent */
-    chan_release(ch);
+    if (!__builtin_expect(chan_locks, 0)) /* a tail call */
+        return !ch->pending && tp->send(dst, &h, buf, n, NULL) == 0; /* else nothing was sent */
+    chan_lock_slow(ch);
+    int sent = !ch->pending && tp->send(dst, &h, buf, n, NULL) == 0;
+    chan_unlock_slow(ch);
     return sent;
 }
 
@@ -725,8 +732,13 @@ int rt__progress(void)
     if (__builtin_expect(waiting != 0, 0))
         n += pass_waiting();
     all_release();
-    n += rt__coll_hooks.progress();
-    return rt__win_progress ? n + rt__win_progress() : n;
+    if (__builtin_expect(rt__needs != 0, 0)) { /* the upper parts' passes, while they have work */
+        if (rt__needs & RT__NEED_COLL)
+            n += rt__coll_hooks.progress();
+        if (rt__needs & RT__NEED_WIN)
+            n += rt__win_progress();
+    }
+    return n;
 }
 
 int rt__peer_shares_memory(int w)
@@ -991,8 +1003,8 @@ void rt__p2p_finalize(void)
         ch->unexp_tail = NULL;
     }
     for (struct chan *ch = C; ch < C + nchan; ch++)
-        while (ch->nspares > 0)
-            free(ch->spares[--ch->nspares]);
+        for (struct rt__umsg *m; (m = ch->spares) != NULL; ch->nspares--)
+            ch->spares = m->next, free(m);
     if (E.sent) { /* users' handles to it are invalid after MPI_Finalize */
         rt__obj_release(&E.sent->obj);
         E.sent = NULL;

@@ -70,11 +70,14 @@ static void store(int *v, int x)
 static int ensure_thread(void);
 static void wake(void);
 
+unsigned rt__needs; /* RT__NEED_* bits (under the lock, or before other threads) */
+
 void rt__async_need(unsigned who, int on)
 {
-    static unsigned needs; /* RT__NEED_* bits (under the lock, or before other threads) */
-    needs = on ? needs | who : needs & ~who;
-    int now = needs != 0;
+    rt__needs = on ? rt__needs | who : rt__needs & ~who;
+    if (who == RT__NEED_WIN)
+        return; /* no thread for it */
+    int now = (rt__needs & (RT__NEED_COLL | RT__NEED_RMA)) != 0;
     if (mode != ASYNC_AUTO)
         return;
     if (!load(&multiple)) {

@@ -43,6 +43,7 @@ void rt__win_rma_open(rt_win *w)
     if (windows)
         windows->prev_win = w;
     windows = w;
+    rt__async_need(RT__NEED_WIN, 1); /* rt__progress calls rt__win_rma_progress */
     if (serves_locks(w) && lockable++ == 0)
         rt__async_need(RT__NEED_RMA, 1); /* a passive target progresses while its process computes */
 }
@@ -60,6 +61,7 @@ void rt__win_rma_fini(rt_win *w)
     if (w->next_win)
         w->next_win->prev_win = w->prev_win;
     w->next_win = w->prev_win = NULL;
+    rt__async_need(RT__NEED_WIN, windows != NULL);
     free(w->sent_to);
     free(w->locked);
     free(w->posts);

@@ -219,7 +219,8 @@ struct shm_peer {
     struct shm_slot *slot;
     int gone;                   /* wait() found its process gone: progress() reports it */
     int dead;                   /* reported through peer_failed: nothing more goes to it */
-};
+} __attribute__((aligned(32))); /* sizes of these arrays' entries are powers of two: indexing
+                                   is a shift (allocated by shm_calloc) */
 
 /* A node peer, as one channel talks to it. */
 struct shm_link {
@@ -231,7 +232,7 @@ struct shm_link {
     uint64_t rts_tail;          /* out.end after the latest RTS: once its head passes, the
                                  * peer may be copying (wait() then spins longer) */
     int listed;                 /* in the channel's work list */
-};
+} __attribute__((aligned(256)));
 
 /* A channel (transport.h, rt_tp_env.nchan): what the messages of the contexts it carries
  * touch, apart from the other channels (issue 38: under MPI_THREAD_MULTIPLE each channel
@@ -246,7 +247,7 @@ struct shm_chan {
     uint64_t pieces_written;    /* pieces of our large sends we wrote ourselves (tests read it) */
     int busy;                   /* inside its progress */
     struct tp_pool sends, recvs;
-};
+} __attribute__((aligned(256)));
 
 struct shm_state {
     const rt_tp_env *env;       /* set by init, cleared by finalize */

@@ -38,13 +38,23 @@ static int find_local(const rt_tp_env *env, int *node, int *first)
     return n > SHM_LOCAL_MAX ? RT_ERR_OTHER : 0;
 }
 
+/* calloc for n entries of a type aligned to align (shm.h: struct shm_peer, shm_link,
+ * shm_chan), freed by free(). NULL when out of memory. */
+static void *shm_calloc(size_t n, size_t size, size_t align)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, align, n * size) != 0)
+        return NULL;
+    return memset(p, 0, n * size);
+}
+
 /* Channel c's rings: our inbound one, and the peers' as we produce into them. */
 static int setup_chan(int c)
 {
     struct shm_chan *ch = &shm_g.ch[c];
     int p;
 
-    ch->link = calloc((size_t)shm_g.nlocal, sizeof *ch->link);
+    ch->link = shm_calloc((size_t)shm_g.nlocal, sizeof *ch->link, _Alignof(struct shm_link));
     ch->work = malloc((size_t)shm_g.nlocal * sizeof *ch->work);
     if (!ch->link || !ch->work)
         return RT_ERR_NO_MEM;
@@ -61,7 +71,7 @@ static int setup_peers(void)
 {
     int p, c, rc;
 
-    shm_g.peer = calloc((size_t)shm_g.nlocal, sizeof *shm_g.peer);
+    shm_g.peer = shm_calloc((size_t)shm_g.nlocal, sizeof *shm_g.peer, _Alignof(struct shm_peer));
     if (!shm_g.peer)
         return RT_ERR_NO_MEM;
     for (c = 0; c < shm_g.nchan; c++)
@@ -119,7 +129,7 @@ int shm_init(const rt_tp_env *env)
     bad = shm_g.nchan > (int)SHM_CHAN_MAX || (shm_g.nchan & (shm_g.nchan - 1)); /* a power of two */
     if (bad)
         shm_g.nchan = 1;
-    shm_g.ch = calloc((size_t)shm_g.nchan, sizeof *shm_g.ch);
+    shm_g.ch = shm_calloc((size_t)shm_g.nchan, sizeof *shm_g.ch, _Alignof(struct shm_chan));
     for (c = 0; shm_g.ch && c < shm_g.nchan; c++) {
         shm_g.ch[c].c = c;
         tp_pool_init(&shm_g.ch[c].sends, sizeof(struct shm_send));
