@@ -72,9 +72,9 @@ typedef struct rt_tp_env {
     void (*peer_failed)(int rank);
 } rt_tp_env;
 
-#define RT_TP_VERSION 2u
+#define RT_TP_VERSION 3u
 
-/* A transport. Methods valid for version >= 2 are all below; `size` is sizeof(rt_tp_ops)
+/* A transport. Methods valid for version >= 2 are all below but progress_chan (>= 3); `size` is sizeof(rt_tp_ops)
  * as the transport was built, so a later engine can tell which methods exist. */
 typedef struct rt_tp_ops {
     unsigned version;
@@ -113,6 +113,13 @@ typedef struct rt_tp_ops {
      * died without ever talking to us: makes sure that its death is noticed (through
      * env->peer_failed). Called again while the wait lasts. May be NULL. */
     void (*watch)(int r);
+    /* Version >= 3, may be NULL. progress() for channel c only (rt_tp_chan): arrivals and
+     * transfers of the contexts it carries. Providing it declares that the transport keeps
+     * each channel's state apart: under MPI_THREAD_MULTIPLE, calls for different channels
+     * (send, recv_large, progress_chan; the callbacks they make) may then run at once in
+     * different threads, each holding its channel's lock, while progress, wait, watch and
+     * finalize run with every channel's lock held. Returns the events handled. */
+    int (*progress_chan)(int c);
 } rt_tp_ops;
 
 extern const rt_tp_ops rt_tp_shm;

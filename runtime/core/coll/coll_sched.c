@@ -344,7 +344,7 @@ static int advance(rt__sched *s)
     for (;;) {
         if (s->nreqs) { /* the round's transfers: all done? */
             for (int i = 0; i < s->nreqs; i++)
-                if (!s->reqs[i]->complete)
+                if (!rt__request_done(s->reqs[i]))
                     return n;
             for (int i = 0; i < s->nreqs; i++) {
                 rt_request *q = s->reqs[i];
@@ -382,7 +382,7 @@ static int advance(rt__sched *s)
                 if (!q) { /* take back what this round posted, then fail */
                     for (int j = 0; j < s->nreqs; j++) {
                         rt_request *p = s->reqs[j];
-                        if (rt__posted_cancel(p) || p->complete)
+                        if (rt__posted_cancel(p) || rt__request_done(p))
                             rt__obj_release(&p->obj);
                         else
                             p->freed = 1; /* in flight: it goes when complete */

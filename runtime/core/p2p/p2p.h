@@ -137,6 +137,21 @@ int rt__progress(void);
 /* Blocks until done(arg) is true, progressing; spins briefly, then yields, then sleeps on
  * the transports' doorbells, so oversubscribed jobs keep moving. */
 void rt__wait_until(int (*done)(void *), void *arg);
+/* rt__wait_until for a wait on requests r[0..n) (NULL, inactive and complete ones ignored):
+ * under MPI_THREAD_MULTIPLE with channel locks, when they are all sends and receives on one
+ * channel and every transport keeps channels apart, the wait gives the library's lock back
+ * and each of its passes holds that channel's lock only (done is called under it). */
+void rt__wait_requests(int n, rt_request *const *r, int (*done)(void *), void *arg);
+/* Set in a thread that runs a channel's pass without the library's lock (rt__wait_requests):
+ * a request completed there whose completion touches shared state (a buffered send's space, a
+ * freed request's destruction) is handed to rt__request_later, and rt__request_finish_shared
+ * runs for it in the next pass under the library's lock. */
+extern __thread int rt__on_channel;
+void rt__request_later(rt_request *r);
+void rt__request_finish_shared(rt_request *r);
+/* MPI_Request_free of r: if r is active and not complete, marks it to be freed on completion
+ * (and no longer persistent) and returns 1; else 0 (the caller releases it). */
+int rt__free_when_complete(rt_request *r);
 /* What to say when starting a send or receive failed with class err (p2p_request.c). */
 const char *rt__start_failure(int err);
 

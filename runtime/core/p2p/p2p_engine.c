@@ -35,9 +35,14 @@ struct chan {
 static struct chan C[CHAN_MAX];
 static int nchan = 1; /* a power of two, the same on every rank of the job */
 /* Bit c: channel c may have deferred deliveries, acknowledgements or sends waiting for room
- * (set when one is queued, cleared by the pass that empties them): a pass over the channels
- * skips the others at the cost of one test. Changed under the library's lock. */
+ * (set when one is queued, cleared by the pass that empties them, both under channel c's
+ * lock): a pass over the channels skips the others at the cost of one test. Atomic: bits of
+ * two channels change under two locks (a relaxed read may miss a bit set meanwhile under
+ * another channel's lock; that channel's holder then runs its pass). */
 static unsigned waiting;
+#define WAITING_SET(ch) __atomic_fetch_or(&waiting, 1u << ((ch) - C), __ATOMIC_RELAXED)
+#define WAITING_CLEAR(ch) __atomic_fetch_and(&waiting, ~(1u << ((ch) - C)), __ATOMIC_RELAXED)
+#define WAITING() __atomic_load_n(&waiting, __ATOMIC_RELAXED)
 
 static inline struct chan *chan_of(int32_t ctx)
 {
@@ -118,9 +123,13 @@ static inline void all_release(void)
             chan_unlock_slow(ch);
 }
 
-void rt__chan_locks_on(void)
+/* Whether this thread holds some channel's lock. */
+static int held_any(void)
 {
-    chan_locks = nchan > 1;
+    for (int c = 0; c < nchan; c++)
+        if (held[c])
+            return 1;
+    return 0;
 }
 
 /* The engine's set-up state. */
@@ -139,6 +148,19 @@ static struct {
 
 struct rt__coll_hooks rt__coll_hooks;
 int (*rt__win_progress)(void);
+
+/* Channel waits (rt__wait_requests): under the channel locks, when every transport in use
+ * keeps its channels apart (rt_tp_ops.progress_chan). */
+static int chan_waits;
+
+void rt__chan_locks_on(void)
+{
+    chan_locks = nchan > 1;
+    chan_waits = chan_locks && E.npolled > 0;
+    for (int i = 0; i < E.npolled; i++)
+        if (E.polled[i]->size < sizeof(rt_tp_ops) || !E.polled[i]->progress_chan)
+            chan_waits = 0;
+}
 
 /* Seconds on a monotonic clock. */
 static double monotonic_seconds(void)
@@ -227,6 +249,22 @@ static int unqueue(rt_request *r)
     return queued;
 }
 
+int rt__free_when_complete(rt_request *r)
+{
+    /* under its channel's lock: a channel wait's pass may be completing it */
+    struct chan *ch = (r->kind == RT__REQ_SEND || r->kind == RT__REQ_RECV) && r->comm ? chan_of(r->comm->ctx) : NULL;
+    if (ch)
+        chan_acquire(ch);
+    int running = r->active && !rt__request_done(r);
+    if (running) {
+        r->persistent = 0;
+        r->freed = 1;
+    }
+    if (ch)
+        chan_release(ch);
+    return running;
+}
+
 int rt__posted_cancel(rt_request *r)
 {
     return r->kind == RT__REQ_RECV && unqueue(r);
@@ -280,7 +318,7 @@ static void send_ack(int dst, int32_t ctx, uint64_t sreq)
         struct chan *ch = chan_of(ctx);
         *c = (struct ctl){dst, h, ch->ctl};
         ch->ctl = c;
-        waiting |= 1u << (ch - C);
+        WAITING_SET(ch);
     }
 }
 
@@ -402,7 +440,7 @@ static void incoming(int src, const rt_msg_hdr *h, const void *data, uint64_t to
         else
             ch->defer = m;
         ch->defer_tail = m;
-        waiting |= 1u << (ch - C);
+        WAITING_SET(ch);
         return;
     }
     int copy = data && h->len > 0; /* keep a copy until a receive comes */
@@ -621,7 +659,7 @@ int rt__send_start(rt_request *r)
     chan_acquire(ch);
     if (ch->pending || try_send(r) == RT_TP_AGAIN) {
         queue_append(&ch->pending, &ch->pending_tail, r);
-        waiting |= 1u << (ch - C);
+        WAITING_SET(ch);
     }
     chan_release(ch);
     return RT_SUCCESS;
@@ -710,26 +748,145 @@ static int send_waiting(struct chan *ch)
 static __attribute__((noinline)) int pass_waiting(void)
 {
     int n = 0;
-    for (unsigned bits = waiting; bits; bits &= bits - 1) {
+    for (unsigned bits = WAITING(); bits; bits &= bits - 1) {
         struct chan *ch = &C[__builtin_ctz(bits)];
         n += send_waiting(ch);
         if (!ch->defer && !ch->ctl && !ch->pending)
-            waiting &= ~(1u << (ch - C));
+            WAITING_CLEAR(ch);
     }
     return n;
+}
+
+/* ------------------------------------------------------------ channel waits */
+
+__thread __attribute__((tls_model("initial-exec"))) int rt__on_channel;
+static rt_request *later; /* rt__request_later's, linked through next (a lock-free stack) */
+
+void rt__request_later(rt_request *r)
+{
+    rt_request *head = __atomic_load_n(&later, __ATOMIC_RELAXED);
+    do
+        r->next = head;
+    while (!__atomic_compare_exchange_n(&later, &head, r, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+/* The library's lock held: finishes the completions channel waits left (rt__request_later). */
+static __attribute__((noinline)) void finish_later(void)
+{
+    for (rt_request *r = __atomic_exchange_n(&later, NULL, __ATOMIC_ACQUIRE), *next; r; r = next) {
+        next = r->next;
+        r->next = NULL;
+        rt__request_finish_shared(r);
+    }
+}
+
+/* Channel ch's pass (its lock held): its part of each transport's progress, its deferred
+ * deliveries, what waits for room on it. */
+static int pass_chan(struct chan *ch)
+{
+    int n = 0, c = (int)(ch - C);
+    for (int i = 0; i < E.npolled; i++) {
+        cb_tp = E.polled[i];
+        n += E.polled[i]->progress_chan(c);
+    }
+    deliver_deferred(ch);
+    if (WAITING() & (1u << c)) {
+        n += send_waiting(ch);
+        if (!ch->defer && !ch->ctl && !ch->pending)
+            WAITING_CLEAR(ch);
+    }
+    return n;
+}
+
+static void watch_posted(void);
+
+/* A wait whose requests all travel on channel ch: the library's lock is given back for the
+ * whole wait, and each pass holds ch's lock only (done is tested under it); every eighth idle
+ * pass, if the library's lock is free, a pass over everything (schedules, windows, the peers'
+ * liveness, what a dead peer left in the rings). */
+static void wait_chan(struct chan *ch, int (*done)(void *), void *arg)
+{
+    int paused = rt__big_pause();
+    if (!paused) { /* the biased thread, alone in the library */
+        rt__wait_until(done, arg);
+        return;
+    }
+    const unsigned spins = E.env.crowded ? 8 : 64;
+    double watch_at = monotonic_seconds() + 1;
+    rt__on_channel = 1;
+    for (unsigned idle = 0;;) {
+        chan_lock_slow(ch);
+        int n = pass_chan(ch), d = done(arg);
+        chan_unlock_slow(ch);
+        if (d)
+            break;
+        if (n > 0) {
+            idle = 0;
+            continue;
+        }
+        if ((++idle & 7) == 0 && rt__big_trylock()) {
+            rt__on_channel = 0;
+            n = rt__progress();
+            if (idle > spins + 1024 && monotonic_seconds() >= watch_at) {
+                watch_posted();
+                watch_at = monotonic_seconds() + 1;
+            }
+            rt__big_unlock();
+            rt__on_channel = 1;
+            if (n > 0) {
+                idle = 0;
+                continue;
+            }
+        }
+        if (idle < spins)
+            cpu_relax();
+        else if (idle < spins + 1024)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){0, 50000}, NULL);
+    }
+    rt__on_channel = 0;
+    rt__big_resume(paused);
+}
+
+void rt__wait_requests(int n, rt_request *const *r, int (*done)(void *), void *arg)
+{
+    int c = -1;
+    if (__builtin_expect(chan_waits, 0) && !held_any()) {
+        for (int i = 0; i < n; i++) {
+            if (!r[i] || !r[i]->active || rt__request_done(r[i]))
+                continue;
+            if ((r[i]->kind != RT__REQ_SEND && r[i]->kind != RT__REQ_RECV) || !r[i]->comm) {
+                c = -1;
+                break;
+            }
+            int k = rt_tp_chan(r[i]->comm->ctx, nchan);
+            if (c >= 0 && k != c) {
+                c = -1;
+                break;
+            }
+            c = k;
+        }
+    }
+    if (c < 0)
+        rt__wait_until(done, arg);
+    else
+        wait_chan(&C[c], done, arg);
 }
 
 int rt__progress(void)
 {
     int n = 0;
+    if (__builtin_expect(chan_waits, 0) && __atomic_load_n(&later, __ATOMIC_RELAXED))
+        finish_later();
     all_acquire();
     for (int i = 0; i < E.npolled; i++) {
         cb_tp = E.polled[i];
         n += E.polled[i]->progress();
-        for (unsigned bits = waiting; bits; bits &= bits - 1) /* large deliveries first */
+        for (unsigned bits = WAITING(); bits; bits &= bits - 1) /* large deliveries first */
             deliver_deferred(&C[__builtin_ctz(bits)]);
     }
-    if (__builtin_expect(waiting != 0, 0))
+    if (__builtin_expect(WAITING() != 0, 0))
         n += pass_waiting();
     all_release();
     if (__builtin_expect(rt__needs != 0, 0)) { /* the upper parts' passes, while they have work */

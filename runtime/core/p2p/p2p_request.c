@@ -43,13 +43,27 @@ void rt__request_complete(rt_request *r)
 {
     if (r->complete)
         return;
-    r->complete = 1;
-    if (r->bbuf)
-        rt__bsend_release(r);
     if (r->kind == RT__REQ_SEND && r->tmp) {
         free(r->tmp);
         r->tmp = NULL;
     }
+    /* Last for a waiter (rt__request_done): a channel wait's pass may complete another
+     * thread's request, which its waiter may free at once. After the store r is touched only
+     * if nobody waits for it (freed; a buffered send's request is). */
+    int shared = r->bbuf || r->freed;
+    __atomic_store_n(&r->complete, 1, __ATOMIC_RELEASE);
+    if (__builtin_expect(shared, 0)) {
+        if (rt__on_channel)
+            rt__request_later(r); /* without the library's lock */
+        else
+            rt__request_finish_shared(r);
+    }
+}
+
+void rt__request_finish_shared(rt_request *r)
+{
+    if (r->bbuf)
+        rt__bsend_release(r);
     if (r->freed) { /* MPI_Request_free'd while active: nobody waits for it */
         r->freed = 0;
         r->active = 0;
@@ -61,7 +75,7 @@ int rt__request_done(const rt_request *r)
 {
     if (r->kind == RT__REQ_COMPOSITE)
         return (!r->sub[0] || rt__request_done(r->sub[0])) && (!r->sub[1] || rt__request_done(r->sub[1]));
-    return r->complete;
+    return __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
 }
 
 void rt__request_destroy(rt_obj *o)
@@ -202,7 +216,7 @@ int rt__request_wait(rt_request **request, rt_status *status, const char *fn)
         return RT_SUCCESS;
     }
     if (!rt__request_done(*request))
-        rt__wait_until(one_done, *request);
+        rt__wait_requests(1, request, one_done, *request);
     return finish(request, status, fn, 1);
 }
 
@@ -343,7 +357,7 @@ static int finish_all(int count, rt_request **r, rt_status *statuses, const char
 int rt_Waitall(int count, rt_request **array_of_requests, rt_status *array_of_statuses)
 {
     struct many m = {count, array_of_requests, 0};
-    rt__wait_until(all_done, &m);
+    rt__wait_requests(count, array_of_requests, all_done, &m);
     return finish_all(count, array_of_requests, array_of_statuses, __func__);
 }
 
@@ -453,7 +467,7 @@ int rt_Cancel(rt_request *request)
         return RT_ERR(request ? request->comm : NULL, RT_ERR_REQUEST, "request is not active");
     if (request->kind == RT__REQ_COLL)
         return RT_ERR(request->comm, RT_ERR_REQUEST, "a collective operation cannot be cancelled");
-    if (request->complete)
+    if (rt__request_done(request))
         return RT_SUCCESS;
     if (rt__posted_cancel(request) || rt__pending_cancel(request)) {
         request->status.cancelled = 1;
@@ -470,11 +484,8 @@ int rt_Request_free(rt_request **request)
     if (!r)
         return RT_ERR(NULL, RT_ERR_REQUEST, "argument 'request' is MPI_REQUEST_NULL");
     *request = NULL;
-    if (r->active && !rt__request_done(r)) { /* still running: it goes when complete */
-        r->persistent = 0;
-        r->freed = 1;
+    if (rt__free_when_complete(r)) /* still running: it goes when complete */
         return RT_SUCCESS;
-    }
     rt__obj_release(&r->obj);
     return RT_SUCCESS;
 }

@@ -413,6 +413,8 @@ int shm_cma_outcome(int rc);
 /* rt_tp_ops.progress: polls the rings (bounded), flushes control records, advances
  * pipelined sends, reports gone peers; the events handled. 0 when re-entered. */
 int shm_progress(void);
+/* rt_tp_ops.progress_chan: channel c's part of shm_progress. */
+int shm_progress_chan(int c);
 /* rt_tp_ops.wait: returns when progress() has work, a peer rang, or after timeout_ns
  * (< 0 or more than SHM_WAIT_MAX_NS: that much). Checks the peers' processes at most
  * every SHM_ALIVE_NS. */

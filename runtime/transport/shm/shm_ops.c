@@ -23,4 +23,5 @@ const rt_tp_ops rt_tp_shm = {
     .wait = shm_wait,
     .finalize = shm_finalize,
     .watch = shm_watch,
+    .progress_chan = shm_progress_chan,
 };

@@ -79,6 +79,17 @@ static inline __attribute__((always_inline)) int chan_progress(struct shm_chan *
     return n;
 }
 
+/* rt_tp_ops.progress_chan (transport.h): channel c's part of progress() (what a dead peer
+ * left in our rings and its report wait for progress()). */
+int shm_progress_chan(int c)
+{
+    int polled = 0;
+
+    if (!shm_g.active || shm_g.nlocal < 2)
+        return 0;
+    return chan_progress(&shm_g.ch[c], &polled);
+}
+
 /* rt_tp_ops.progress (transport.h): every channel. Re-entered from a callback, it does
  * nothing. */
 int shm_progress(void)
