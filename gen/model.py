@@ -45,7 +45,7 @@ REQUIRES = {'comm': {'cartesian', 'graph'}, 'win': {'shared'}}
 RANK_OF_HANDLES = {'win', 'comm', 'group'}
 PROCEDURE_KEYS = {'name', 'since', 'return', 'params', 'deprecated_since', 'removed_in', 'replaced_by',
                   'in_standard_abi', 'large_count', 'before_init', 'collective', 'c', 'fortran', 'not_with_mpif',
-                  'requests', 'read_only', 'hand_written', 'mpich_macro', 'fortran_generic'}
+                  'requests', 'read_only', 'channel', 'hand_written', 'mpich_macro', 'fortran_generic'}
 # who writes a procedure's body by hand, so that it has no runtime entry point ('hand_written'):
 # the C faces ('c': the ABI queries, whose answers are each C face's own), the Fortran faces
 # alone, as a linker symbol of a procedure without a C binding ('fortran': MPI_F_sync_reg), or
@@ -208,6 +208,10 @@ class Procedure:
     # valid, and calls nobody: the faces try it first on a fast path without the library's lock
     # or error reporting, and make it again in full if anything is amiss (face_entry.c.j2)
     read_only: bool = False
+    # a point-to-point call whose runtime entry takes the library's lock itself wherever it needs
+    # it: under MPI_THREAD_MULTIPLE with channels, the faces enter it holding no lock
+    # (rt_enter_channel, rt.h), so that calls on different communicators run at once
+    channel: bool = False
     hand_written: Optional[str] = None  # one of HAND_WRITTEN, or None: generated
     ret_kind: Optional[Kind] = None  # the Kind named by ret
     # MPICH's mpi.h gives it as a macro (the handle conversions _c2f, _f2c), not a prototype
@@ -577,7 +581,7 @@ def load(spec_dir):
                 deprecated_since=_version(r, 'deprecated_since', where), removed_in=_version(r, 'removed_in', where),
                 replaced_by=r.get('replaced_by'), in_standard_abi=r.get('in_standard_abi', True), large_count=large,
                 before_init=r.get('before_init', False), collective=r.get('collective', False), in_c=r.get('c', True), in_fortran=r.get('fortran', True),
-                requests=r.get('requests'), read_only=r.get('read_only', False),
+                requests=r.get('requests'), read_only=r.get('read_only', False), channel=r.get('channel', False),
                 hand_written=r.get('hand_written'), mpich_macro=r.get('mpich_macro', False),
                 fortran_generic=r.get('fortran_generic'),
                 ret_kind=kinds[r['return']]))

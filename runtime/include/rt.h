@@ -252,6 +252,30 @@ static inline void rt_leave(int locked)
     if (locked)
         rt__big_unlock();
 }
+/* Channel entries (spec `channel`; docs/internals.md, "Threads"). Under MPI_THREAD_MULTIPLE
+ * with channel waits on (rt__chan_entries, set once in MPI_Init_thread), a point-to-point call
+ * enters without the library's lock: the thread is marked (rt__on_channel), and the runtime
+ * takes the lock itself for what needs it (making and freeing requests, raising an error,
+ * anything but one channel's sends, receives and waits). A thread that holds the lock already
+ * (a call from a callback) enters as rt_enter does. rt_leave_channel takes what
+ * rt_enter_channel returned. */
+extern int rt__chan_entries;
+extern __thread __attribute__((tls_model("initial-exec"))) int rt__on_channel;
+int rt__enter_channel(void); /* 1: entered without the lock (rt__on_channel set) */
+static inline int rt_enter_channel(void)
+{
+    if (__builtin_expect(__atomic_load_n(&rt__chan_entries, __ATOMIC_RELAXED), 0) && rt__enter_channel())
+        return 2;
+    return rt_enter();
+}
+static inline void rt_leave_channel(int locked)
+{
+    if (__builtin_expect(locked == 2, 0))
+        rt__on_channel = 0;
+    else
+        rt_leave(locked);
+}
+
 /* Whether a read_only call (spec) may run without rt_enter/rt_leave: MPI is initialized. Such
  * a call only decodes handles (rt_obj_at, safe beside the lock's holder) and reads fields that
  * never change while the object lives, and changes nothing that rt_leave would act upon; so it

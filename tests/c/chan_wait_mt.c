@@ -1,6 +1,8 @@
 /* chan_wait_mt: under MPI_THREAD_MULTIPLE, a thread's wait may complete another thread's
  * requests on the same communicator: freed sends and buffered sends, whose completion is
- * finished later under the library's lock. Every message arrives intact; the buffer detaches. */
+ * finished later under the library's lock. Every message arrives intact; the buffer detaches.
+ * An error in a point-to-point call made beside them reaches the communicator's handler, which
+ * calls MPI itself. */
 #include "check.h"
 
 #include <pthread.h>
@@ -12,6 +14,17 @@
 
 static MPI_Comm comm;
 static int rank;
+static int handled; /* calls of on_error (atomic) */
+
+/* The communicator's error handler: calls MPI, counts, and lets the call return the code. */
+static void on_error(MPI_Comm *c, int *code, ...)
+{
+    int cls = -1, size = 0;
+    MPI_Error_class(*code, &cls);
+    MPI_Comm_size(*c, &size);
+    CHECK(cls == MPI_ERR_RANK && size == 2, "handler: class %d, size %d", cls, size);
+    __atomic_add_fetch(&handled, 1, __ATOMIC_SEQ_CST);
+}
 
 static void fill(int *buf, int n, int seed)
 {
@@ -77,6 +90,13 @@ static void *pinger(void *arg)
             CHECK_SUCCESS(MPI_Send(&got, 1, MPI_INT, 0, 2, comm));
         }
         CHECK_EQ_INT(got, i);
+        if (i % 100 == 0) { /* a bad rank, beside the other thread's traffic */
+            int before = __atomic_load_n(&handled, __ATOMIC_SEQ_CST), cls = -1;
+            int rc = MPI_Send(&v, 1, MPI_INT, 7, 2, comm);
+            MPI_Error_class(rc, &cls);
+            CHECK(cls == MPI_ERR_RANK, "MPI_Send to rank 7 of 2: class %d", cls);
+            CHECK(__atomic_load_n(&handled, __ATOMIC_SEQ_CST) == before + 1, "the handler was not called");
+        }
     }
     return NULL;
 }
@@ -90,6 +110,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(size == 2, "needs 2 ranks, has %d", size);
     CHECK_SUCCESS(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    MPI_Errhandler eh;
+    CHECK_SUCCESS(MPI_Comm_create_errhandler(on_error, &eh));
+    CHECK_SUCCESS(MPI_Comm_set_errhandler(comm, eh));
+    CHECK_SUCCESS(MPI_Errhandler_free(&eh));
     int bsize = 2 * (BIG * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
     void *bbuf = malloc((size_t)bsize);
     CHECK(bbuf != NULL, "out of memory");
@@ -106,6 +130,7 @@ int main(int argc, char **argv)
     CHECK_SUCCESS(MPI_Buffer_detach(&back, &bback)); /* every buffered send has gone */
     CHECK(back == bbuf && bback == bsize, "detach gave %p, %d", back, bback);
     free(bbuf);
+    CHECK_EQ_INT(handled, PINGS / 100);
     CHECK_SUCCESS(MPI_Comm_free(&comm));
     CHECK_SUCCESS(MPI_Finalize());
     if (rank == 0)

@@ -101,6 +101,11 @@ const char *rt__errhandler_class_noun(int cls);
 /* Makes fn run before each call of a user's error handler (the attribute part's reset of the
  * calling thread's attribute view, registered at load: init/load.c). */
 void rt__errhandler_on_user_call(void (*fn)(void));
+/* Set at load (init/load.c) to the engine's rt__raise_lock_p2p: a thread in a channel entry
+ * (rt.h, rt_enter_channel) holds no library lock, so rt_raise calls (*rt__raise_lock)(1) first,
+ * which takes it and returns 1 (0: held already), and (*rt__raise_lock)(0) at the end if it
+ * took it: the error tables and the handler (which may call anything) run under it. */
+extern int (*rt__raise_lock)(int take);
 
 
 #endif

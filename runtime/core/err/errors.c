@@ -139,21 +139,36 @@ const char *rt__instance_msg(int code)
     return e->code == code ? e->msg : NULL;
 }
 
+int (*rt__raise_lock)(int take);
+
+static int raise_msg(rt_obj *obj, int cls, const char *msg);
+
 /* See rt.h. The code handed to the handler and returned: an instance code for the
  * predefined classes 1..255 and the MPIX classes, `cls` itself otherwise (user classes/codes, MPI_T codes). */
 int rt_raise(rt_obj *obj, int cls, const char *fn, const char *fmt, ...)
 {
     char name[64], msg[RT_MAX_ERROR_STRING];
-    rt_errhandler **slot = NULL, *eh;
-    rt_obj *target;
     va_list ap;
-    int code, n;
+    int n;
 
     /* "<MPI name>: <text>", cut at MPI_MAX_ERROR_STRING-1 chars */
     n = snprintf(msg, sizeof msg, "%s: ", rt__mpi_name(fn, name, sizeof name));
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
+    int took = rt__raise_lock ? rt__raise_lock(1) : 0; /* a channel entry: the library's lock */
+    int code = raise_msg(obj, cls, msg);
+    if (took)
+        rt__raise_lock(0);
+    return code;
+}
+
+/* rt_raise with its message made. */
+static int raise_msg(rt_obj *obj, int cls, const char *msg)
+{
+    rt_errhandler **slot = NULL, *eh;
+    rt_obj *target;
+    int code;
 
     if (cls <= RT_SUCCESS)
         cls = RT_ERR_INTERN;  /* raising "success" is a runtime bug: keep it an error */

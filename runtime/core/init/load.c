@@ -68,6 +68,7 @@ __attribute__((constructor(101))) static void rt__load(void)
     rt__objs_load(builtin_store, sizeof builtin_store[0]);
     describe_classes();
     rt__errhandler_on_user_call(attr_view_reset);
+    rt__raise_lock = rt__raise_lock_p2p;
     rt__coll_hooks = (struct rt__coll_hooks){.progress = rt__coll_progress, .start = rt__coll_start,
                                              .destroy = rt__coll_destroy, .error = rt__coll_error};
     rt__topo_hooks = (struct rt__topo_hooks){.dup = rt__topo_dup, .free = rt__topo_free};

@@ -180,6 +180,11 @@ void rt__big_unlock(void)
         held--;
 }
 
+int rt__big_held(void)
+{
+    return held > 0 || bias_levels > 0;
+}
+
 int rt__big_trylock(void)
 {
     if (!try_word())

@@ -141,13 +141,42 @@ void rt__wait_until(int (*done)(void *), void *arg);
  * under MPI_THREAD_MULTIPLE with channel locks, when they are all sends and receives on one
  * channel and every transport keeps channels apart, the wait gives the library's lock back
  * and each of its passes holds that channel's lock only (done is called under it). */
-void rt__wait_requests(int n, rt_request *const *r, int (*done)(void *), void *arg);
-/* Set in a thread that runs a channel's pass without the library's lock (rt__wait_requests):
- * a request completed there whose completion touches shared state (a buffered send's space, a
- * freed request's destruction) is handed to rt__request_later, and rt__request_finish_shared
- * runs for it in the next pass under the library's lock. */
-extern __thread int rt__on_channel;
+extern int rt__chan_waits; /* set once at MPI_Init_thread (p2p_engine.c) */
+void rt__wait_requests_chan(int n, rt_request *const *r, int (*done)(void *), void *arg);
+static inline void rt__wait_requests(int n, rt_request *const *r, int (*done)(void *), void *arg)
+{
+    if (__builtin_expect(rt__chan_waits, 0))
+        rt__wait_requests_chan(n, r, done, arg);
+    else
+        rt__wait_until(done, arg);
+}
+/* rt__on_channel (rt.h) is set in a thread that runs without the library's lock: a channel
+ * entry, or a channel wait's passes (rt__wait_requests). A request completed there whose
+ * completion touches shared state (a buffered send's space, a freed request's destruction) is
+ * handed to rt__request_later, and rt__request_finish_shared runs for it in the next pass
+ * under the library's lock. */
 void rt__request_later(rt_request *r);
+/* The library's lock held: finishes what rt__request_later queued (rt__progress does; so does
+ * taking the lock in a channel entry, and a buffered send that finds no room). */
+void rt__finish_later(void);
+/* Such a thread takes the library's lock around what needs it: rt__big_enter returns 1 if it
+ * took it (rt__on_channel cleared meanwhile), 0 if the thread held it already; rt__big_leave
+ * takes that back. */
+int rt__big_enter_slow(void);
+void rt__big_leave_slow(void);
+static inline int rt__big_enter(void)
+{
+    return __builtin_expect(rt__on_channel, 0) ? rt__big_enter_slow() : 0;
+}
+static inline void rt__big_leave(int took)
+{
+    if (__builtin_expect(took, 0))
+        rt__big_leave_slow();
+}
+/* rt__raise_lock (err.h) for the error part: rt__big_enter (take = 1), rt__big_leave(1) (0). */
+int rt__raise_lock_p2p(int take);
+/* Whether this thread holds the library's lock (big_lock.c). */
+int rt__big_held(void);
 void rt__request_finish_shared(rt_request *r);
 /* MPI_Request_free of r: if r is active and not complete, marks it to be freed on completion
  * (and no longer persistent) and returns 1; else 0 (the caller releases it). */
@@ -238,8 +267,15 @@ rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type);
 int rt__request_wait(rt_request **request, rt_status *status, const char *fn);
 /* Marks r complete (releasing it if the user freed it). */
 void rt__request_complete(rt_request *r);
-/* 1 when r (or every part of a composite r) is complete. */
-int rt__request_done(const rt_request *r);
+/* 1 when r (or every part of a composite r) is complete: complete is read with an acquire
+ * load, as a channel wait's pass in another thread may set it (rt__request_complete). */
+int rt__request_parts_done(const rt_request *r);
+static inline int rt__request_done(const rt_request *r)
+{
+    if (__builtin_expect(r->kind == RT__REQ_COMPOSITE, 0))
+        return rt__request_parts_done(r);
+    return __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
+}
 /* Destructor: releases comm, type, temporary buffers and parts. */
 void rt__request_destroy(rt_obj *o);
 /* Destructor of message objects from MPI_Mprobe. */

@@ -28,19 +28,36 @@ static rt_request *make(int kind, int mode, const void *buf, rt_count count, rt_
 }
 
 /* Starts a nonblocking send or receive the general way (a send's callers try
- * rt__send_now first); the new request goes to *request. */
+ * rt__send_now first); the new request goes to *request. blocking: the call that starts it
+ * waits for it (rt_request.blocking, set before a channel's pass may see it). A channel entry
+ * (rt.h) makes and frees the request under the library's lock, and starts it under its
+ * channel's; so does a buffered send, whose space is the process's. */
 static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
-                  rt_comm *comm, rt_request **request, const char *fn)
+                  rt_comm *comm, rt_request **request, const char *fn, int blocking)
 {
     int err;
+    int took = rt__big_enter();
     rt_request *r = make(kind, mode, buf, count, type, peer, tag, comm, fn, &err);
-    if (!r)
+    if (r)
+        r->blocking = (uint8_t)blocking;
+    if (r && mode != RT__MODE_BUFFERED) {
+        rt__big_leave(took);
+        took = 0;
+    }
+    if (!r) {
+        rt__big_leave(took);
         return err;
+    }
     err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     if (err) {
+        if (!took)
+            took = rt__big_enter();
         rt__obj_release(&r->obj);
-        return rt_raise((rt_obj *)comm, err, fn, "%s", rt__start_failure(err));
+        err = rt_raise((rt_obj *)comm, err, fn, "%s", rt__start_failure(err));
+        rt__big_leave(took);
+        return err;
     }
+    rt__big_leave(took);
     *request = r;
     return RT_SUCCESS;
 }
@@ -51,10 +68,9 @@ static __attribute__((noinline)) int blocking(int kind, int mode, const void *bu
                                               int peer, int tag, rt_comm *comm, rt_status *status, const char *fn)
 {
     rt_request *r = NULL;
-    int err = istart(kind, mode, buf, count, type, peer, tag, comm, &r, fn);
+    int err = istart(kind, mode, buf, count, type, peer, tag, comm, &r, fn, 1);
     if (err)
         return err;
-    r->blocking = 1;
     return rt__request_wait(&r, status, fn);
 }
 
@@ -86,9 +102,10 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
     int rt_##INAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,         \
                    rt_request **request)                                                                         \
     {                                                                                                            \
-        if (EAGER(MODE) && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)) != NULL)             \
+        /* not in a channel entry: the complete request it returns is shared by every thread */                \
+        if (EAGER(MODE) && !rt__on_channel && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)))  \
             return RT_SUCCESS;                                                                                   \
-        return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__);             \
+        return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__, 0);             \
     }                                                                                                            \
     int rt_##NAME##_init(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,   \
                          rt_request **request)                                                                   \
@@ -112,7 +129,7 @@ int rt_Recv(void *buf, rt_count count, rt_type *datatype, int source, int tag, r
 /* MPI_Irecv. */
 int rt_Irecv(void *buf, rt_count count, rt_type *datatype, int source, int tag, rt_comm *comm, rt_request **request)
 {
-    return istart(RT__REQ_RECV, 0, buf, count, datatype, source, tag, comm, request, __func__);
+    return istart(RT__REQ_RECV, 0, buf, count, datatype, source, tag, comm, request, __func__, 0);
 }
 
 /* MPI_Recv_init. */
@@ -135,9 +152,9 @@ static int isendrecv(const void *sendbuf, rt_count sendcount, rt_type *sendtype,
         return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a request");
     }
     c->tmp = owned; /* the send's copy for the _replace forms, freed with the request */
-    int err = istart(RT__REQ_RECV, 0, recvbuf, recvcount, recvtype, source, recvtag, comm, &c->sub[1], fn);
+    int err = istart(RT__REQ_RECV, 0, recvbuf, recvcount, recvtype, source, recvtag, comm, &c->sub[1], fn, 0);
     if (!err && !(c->sub[0] = rt__send_now(sendbuf, sendcount, sendtype, dest, sendtag, comm)))
-        err = istart(RT__REQ_SEND, RT__MODE_STD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c->sub[0], fn);
+        err = istart(RT__REQ_SEND, RT__MODE_STD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c->sub[0], fn, 0);
     if (err) {
         if (c->sub[1]) { /* take the posted receive back */
             rt__posted_cancel(c->sub[1]);

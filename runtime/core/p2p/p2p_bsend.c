@@ -73,6 +73,10 @@ int rt__bsend_start(rt_request *r)
     struct rt__bsend_buf *b = r->comm->bbuf ? r->comm->bbuf : process_attached ? &process_buf : NULL;
     rt_count n = r->count * r->type->size;
     void *space = b ? take(b, n) : NULL;
+    if (!space && b) { /* sends completed in channel passes may not have given theirs back yet */
+        rt__finish_later();
+        space = take(b, n);
+    }
     if (!space)
         return RT_ERR_BUFFER;
     rt__type_pack(r->type, r->buf, r->count, space);

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,15 +152,18 @@ int (*rt__win_progress)(void);
 
 /* Channel waits (rt__wait_requests): under the channel locks, when every transport in use
  * keeps its channels apart (rt_tp_ops.progress_chan). */
-static int chan_waits;
+int rt__chan_waits;
+int rt__chan_entries; /* rt.h: = rt__chan_waits, unless SWITCHYARD_CHANNEL_ENTRIES=0 */
 
 void rt__chan_locks_on(void)
 {
     chan_locks = nchan > 1;
-    chan_waits = chan_locks && E.npolled > 0;
+    rt__chan_waits = chan_locks && E.npolled > 0;
     for (int i = 0; i < E.npolled; i++)
         if (E.polled[i]->size < sizeof(rt_tp_ops) || !E.polled[i]->progress_chan)
-            chan_waits = 0;
+            rt__chan_waits = 0;
+    const char *e = getenv("SWITCHYARD_CHANNEL_ENTRIES");
+    __atomic_store_n(&rt__chan_entries, rt__chan_waits && !(e && strcmp(e, "0") == 0), __ATOMIC_RELAXED);
 }
 
 /* Seconds on a monotonic clock. */
@@ -760,7 +764,38 @@ static __attribute__((noinline)) int pass_waiting(void)
 /* ------------------------------------------------------------ channel waits */
 
 __thread __attribute__((tls_model("initial-exec"))) int rt__on_channel;
+
 static rt_request *later; /* rt__request_later's, linked through next (a lock-free stack) */
+
+int rt__enter_channel(void)
+{
+    if (rt__on_channel || rt__big_held())
+        return 0; /* called back from inside the library: as any call there */
+    rt__on_channel = 1;
+    return 1;
+}
+
+int rt__big_enter_slow(void)
+{
+    rt__big_lock();
+    rt__on_channel = 0;
+    rt__finish_later(); /* channel entries may never run a full pass */
+    return 1;
+}
+
+void rt__big_leave_slow(void)
+{
+    rt__on_channel = 1;
+    rt__big_unlock();
+}
+
+int rt__raise_lock_p2p(int take)
+{
+    if (take)
+        return rt__big_enter();
+    rt__big_leave(1);
+    return 0;
+}
 
 void rt__request_later(rt_request *r)
 {
@@ -770,9 +805,10 @@ void rt__request_later(rt_request *r)
     while (!__atomic_compare_exchange_n(&later, &head, r, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
-/* The library's lock held: finishes the completions channel waits left (rt__request_later). */
-static __attribute__((noinline)) void finish_later(void)
+void rt__finish_later(void)
 {
+    if (!__atomic_load_n(&later, __ATOMIC_RELAXED))
+        return;
     for (rt_request *r = __atomic_exchange_n(&later, NULL, __ATOMIC_ACQUIRE), *next; r; r = next) {
         next = r->next;
         r->next = NULL;
@@ -806,8 +842,9 @@ static void watch_posted(void);
  * liveness, what a dead peer left in the rings). */
 static void wait_chan(struct chan *ch, int (*done)(void *), void *arg)
 {
-    int paused = rt__big_pause();
-    if (!paused) { /* the biased thread, alone in the library */
+    int entered = rt__on_channel; /* a channel entry: the library's lock is not held */
+    int paused = entered ? 0 : rt__big_pause();
+    if (!entered && !paused) { /* the biased thread, alone in the library */
         rt__wait_until(done, arg);
         return;
     }
@@ -845,14 +882,14 @@ static void wait_chan(struct chan *ch, int (*done)(void *), void *arg)
         else
             nanosleep(&(struct timespec){0, 50000}, NULL);
     }
-    rt__on_channel = 0;
+    rt__on_channel = entered;
     rt__big_resume(paused);
 }
 
-void rt__wait_requests(int n, rt_request *const *r, int (*done)(void *), void *arg)
+void rt__wait_requests_chan(int n, rt_request *const *r, int (*done)(void *), void *arg)
 {
     int c = -1;
-    if (__builtin_expect(chan_waits, 0) && !held_any()) {
+    if (!held_any()) {
         for (int i = 0; i < n; i++) {
             if (!r[i] || !r[i]->active || rt__request_done(r[i]))
                 continue;
@@ -868,17 +905,20 @@ void rt__wait_requests(int n, rt_request *const *r, int (*done)(void *), void *a
             c = k;
         }
     }
-    if (c < 0)
+    if (c < 0) {
+        int took = rt__big_enter(); /* a channel entry waiting on other work */
         rt__wait_until(done, arg);
-    else
+        rt__big_leave(took);
+    } else {
         wait_chan(&C[c], done, arg);
+    }
 }
 
 int rt__progress(void)
 {
     int n = 0;
-    if (__builtin_expect(chan_waits, 0) && __atomic_load_n(&later, __ATOMIC_RELAXED))
-        finish_later();
+    if (__builtin_expect(rt__chan_waits, 0))
+        rt__finish_later();
     all_acquire();
     for (int i = 0; i < E.npolled; i++) {
         cb_tp = E.polled[i];

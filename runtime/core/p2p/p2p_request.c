@@ -71,11 +71,9 @@ void rt__request_finish_shared(rt_request *r)
     }
 }
 
-int rt__request_done(const rt_request *r)
+int rt__request_parts_done(const rt_request *r)
 {
-    if (r->kind == RT__REQ_COMPOSITE)
-        return (!r->sub[0] || rt__request_done(r->sub[0])) && (!r->sub[1] || rt__request_done(r->sub[1]));
-    return __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
+    return (!r->sub[0] || rt__request_done(r->sub[0])) && (!r->sub[1] || rt__request_done(r->sub[1]));
 }
 
 void rt__request_destroy(rt_obj *o)
@@ -193,7 +191,9 @@ static inline __attribute__((always_inline)) int finish(rt_request **rp, rt_stat
     if (r->persistent) {
         r->active = 0;
     } else {
+        int took = rt__big_enter(); /* a channel entry: freeing touches the object tables */
         rt__obj_release(&r->obj);
+        rt__big_leave(took);
         *rp = NULL;
     }
     return err;
