@@ -35,18 +35,16 @@ static rt_request *make(int kind, int mode, const void *buf, rt_count count, rt_
 static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
                   rt_comm *comm, rt_request **request, const char *fn, int blocking)
 {
-    int err;
-    int took = rt__big_enter();
+    int err, took = rt__big_enter();
     rt_request *r = make(kind, mode, buf, count, type, peer, tag, comm, fn, &err);
-    if (r)
-        r->blocking = (uint8_t)blocking;
-    if (r && mode != RT__MODE_BUFFERED) {
-        rt__big_leave(took);
-        took = 0;
-    }
     if (!r) {
         rt__big_leave(took);
         return err;
+    }
+    r->blocking = (uint8_t)blocking;
+    if (mode != RT__MODE_BUFFERED) { /* a buffered send starts under the lock too */
+        rt__big_leave(took);
+        took = 0;
     }
     err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     if (err) {
