@@ -177,6 +177,8 @@ static inline void rt__big_leave(int took)
 int rt__raise_lock_p2p(int take);
 /* Whether this thread holds the library's lock (big_lock.c). */
 int rt__big_held(void);
+/* The part of r's completion that touches shared state (its buffered send's space; its
+ * destruction if freed while active), under the library's lock. */
 void rt__request_finish_shared(rt_request *r);
 /* MPI_Request_free of r: if r is active and not complete, marks it to be freed on completion
  * (and no longer persistent) and returns 1; else 0 (the caller releases it). */

@@ -836,6 +836,18 @@ static int pass_chan(struct chan *ch)
 
 static void watch_posted(void);
 
+/* The idle-th idle pass of a wait that holds no lock meanwhile: spin briefly, then yield,
+ * then nap 50 us (spins: how long a reply takes from a rank that has its own CPU). */
+static void back_off(unsigned idle, unsigned spins)
+{
+    if (idle < spins)
+        cpu_relax();
+    else if (idle < spins + 1024)
+        sched_yield();
+    else
+        nanosleep(&(struct timespec){0, 50000}, NULL);
+}
+
 /* A wait whose requests all travel on channel ch: the library's lock is given back for the
  * whole wait, and each pass holds ch's lock only (done is tested under it); every eighth idle
  * pass, if the library's lock is free, a pass over everything (schedules, windows, the peers'
@@ -875,12 +887,7 @@ static void wait_chan(struct chan *ch, int (*done)(void *), void *arg)
                 continue;
             }
         }
-        if (idle < spins)
-            cpu_relax();
-        else if (idle < spins + 1024)
-            sched_yield();
-        else
-            nanosleep(&(struct timespec){0, 50000}, NULL);
+        back_off(idle, spins);
     }
     rt__on_channel = entered;
     rt__big_resume(paused);
@@ -981,12 +988,7 @@ void rt__wait_until(int (*done)(void *), void *arg)
         idle++;
         int paused = rt__big_pause();
         if (paused) { /* MPI_THREAD_MULTIPLE: the other threads' calls go on meanwhile */
-            if (idle < spins)
-                cpu_relax();
-            else if (idle < spins + 1024)
-                sched_yield();
-            else
-                nanosleep(&(struct timespec){0, 50000}, NULL);
+            back_off(idle, spins);
             rt__big_resume(paused);
             continue;
         }
