@@ -169,7 +169,9 @@ static inline rt_obj *rt_obj_at(int cls, int32_t index)
         return NULL;
     /* acquire: a top read from before the array grew is no licence to read the new array (its
      * copied slots are written before it is published) */
-    return __atomic_load_n(&__atomic_load_n(&t->slot, __ATOMIC_ACQUIRE)[index], __ATOMIC_RELAXED);
+    rt_obj *o = __atomic_load_n(&__atomic_load_n(&t->slot, __ATOMIC_ACQUIRE)[index], __ATOMIC_RELAXED);
+    /* a parked object (a request kept for reuse) keeps its slot but is no live object */
+    return o && __atomic_load_n(&o->magic, __ATOMIC_RELAXED) == RT_OBJ_MAGIC ? o : NULL;
 }
 
 /* 1 if p points at a live runtime object of class cls (p may be any non-NULL pointer

@@ -11,6 +11,7 @@ rt_obj *rt_builtins[RT_NBUILTINS];
 static uintptr_t builtin_base;
 static size_t builtin_span;
 struct rt_objslots rt__objslots[RT_CLASS_COUNT]; /* rt__g.tab's slot and top, for rt_obj_at */
+int rt__atomic_refs;
 
 /* Slot arrays a table outgrew: kept until unload, since rt_obj_at may read one without the lock
  * (the fast path of read_only calls, under MPI_THREAD_MULTIPLE too). A table doubles from 64
@@ -236,7 +237,7 @@ void rt__obj_free(rt_obj *o)
 }
 
 /* The live user object of class cls at slot index, or NULL (bad class, index out of range,
- * free slot). Builtins are not in the tables: use rt_builtins[id]. */
+ * free slot, parked object). Builtins are not in the tables: use rt_builtins[id]. */
 rt_obj *rt_obj_lookup(int cls, int32_t index)
 {
     const struct rt__objtab *t;
@@ -246,7 +247,8 @@ rt_obj *rt_obj_lookup(int cls, int32_t index)
     t = &rt__g.tab[cls];
     if (index < 0 || index >= t->top)
         return NULL;
-    return t->slot[index];
+    rt_obj *o = t->slot[index];
+    return o && __atomic_load_n(&o->magic, __ATOMIC_RELAXED) == RT_OBJ_MAGIC ? o : NULL; /* parked */
 }
 
 /* 1 if p is a live object of class cls, else 0. p may be any value a user passed as a

@@ -100,12 +100,28 @@ rt_obj *rt__obj_new(int cls);
 /* As rt__obj_new, but only the header (rt_obj) is set: the rest holds stale bytes, and the
  * caller must set every field. */
 rt_obj *rt__obj_new_raw(int cls);
+/* Whether reference counts change by atomic operations: set once under MPI_THREAD_MULTIPLE
+ * with channel entries (before another thread can call), where threads take and drop
+ * references to communicators, datatypes and requests without the library's lock (p2p). */
+extern int rt__atomic_refs;
 /* Adds a reference (no-op for builtins, which live forever). o may be NULL. Inline, as is
  * rt__obj_release: a request holds its communicator and type, mostly builtins (issue 19). */
 static inline void rt__obj_retain(rt_obj *o)
 {
-    if (o && !o->builtin)
-        o->refs++;
+    if (o && !o->builtin) {
+        if (__builtin_expect(rt__atomic_refs, 0))
+            __atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED);
+        else
+            o->refs++;
+    }
+}
+/* Drops a reference to user object o (not a builtin); returns how many are left (at 0 the
+ * caller frees it: rt__obj_free, under the library's lock). */
+static inline int rt__obj_unref(rt_obj *o)
+{
+    if (__builtin_expect(rt__atomic_refs, 0))
+        return __atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL);
+    return --o->refs;
 }
 /* Runs the class destructor of o, whose last reference went, and frees its slot and memory. */
 void rt__obj_free(rt_obj *o);
@@ -113,8 +129,21 @@ void rt__obj_free(rt_obj *o);
  * memory. No-op for builtins and NULL. */
 static inline void rt__obj_release(rt_obj *o)
 {
-    if (o && !o->builtin && --o->refs <= 0)
+    if (o && !o->builtin && rt__obj_unref(o) <= 0)
         rt__obj_free(o);
+}
+/* Parks o, whose last reference went, for reuse by the part that owns its class (requests:
+ * p2p keeps some per thread): o keeps its memory and its slot, but handle lookups (rt_obj_at,
+ * rt_obj_lookup, rt_obj_is) see it dead until rt__obj_unpark gives it one reference again.
+ * rt__obj_free frees a parked object as any other. */
+static inline void rt__obj_park(rt_obj *o)
+{
+    __atomic_store_n(&o->magic, 0, __ATOMIC_RELAXED);
+}
+static inline void rt__obj_unpark(rt_obj *o)
+{
+    o->refs = 1;
+    __atomic_store_n(&o->magic, RT_OBJ_MAGIC, __ATOMIC_RELAXED);
 }
 
 #endif

@@ -263,8 +263,16 @@ int rt__pending_cancel(rt_request *r);
 /* ---- requests (p2p_request.c) */
 
 /* A new active request of kind with comm and type retained (type may be NULL). NULL when
- * out of memory. */
+ * out of memory. Taken from the requests this thread keeps (rt__request_drop) without any
+ * lock; a thread with none left makes one under the library's lock. */
 rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type);
+/* Drops the caller's reference to request r, complete or inactive (a wait or test hands it
+ * back to the user): the last one keeps r for this thread's next request when r owns nothing
+ * but its communicator, type and data copy, without the library's lock; else frees it under
+ * the lock. */
+void rt__request_drop(rt_request *r);
+/* Frees the requests the calling thread keeps (MPI_Finalize; a thread's exit does it too). */
+void rt__requests_give_back(void);
 /* MPI_Wait for procedure fn (errors are raised naming fn). */
 int rt__request_wait(rt_request **request, rt_status *status, const char *fn);
 /* Marks r complete (releasing it if the user freed it). */

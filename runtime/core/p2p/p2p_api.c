@@ -30,32 +30,23 @@ static rt_request *make(int kind, int mode, const void *buf, rt_count count, rt_
 /* Starts a nonblocking send or receive the general way (a send's callers try
  * rt__send_now first); the new request goes to *request. blocking: the call that starts it
  * waits for it (rt_request.blocking, set before a channel's pass may see it). A channel entry
- * (rt.h) makes and frees the request under the library's lock, and starts it under its
- * channel's; so does a buffered send, whose space is the process's. */
+ * (rt.h) starts it under its channel's lock, a buffered send under the library's (its space is
+ * the process's). */
 static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *type, int peer, int tag,
                   rt_comm *comm, rt_request **request, const char *fn, int blocking)
 {
-    int err, took = rt__big_enter();
+    int err;
     rt_request *r = make(kind, mode, buf, count, type, peer, tag, comm, fn, &err);
-    if (!r) {
-        rt__big_leave(took);
+    if (!r)
         return err;
-    }
     r->blocking = (uint8_t)blocking;
-    if (mode != RT__MODE_BUFFERED) { /* a buffered send starts under the lock too */
-        rt__big_leave(took);
-        took = 0;
-    }
+    int took = mode == RT__MODE_BUFFERED ? rt__big_enter() : 0;
     err = kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
-    if (err) {
-        if (!took)
-            took = rt__big_enter();
-        rt__obj_release(&r->obj);
-        err = rt_raise((rt_obj *)comm, err, fn, "%s", rt__start_failure(err));
-        rt__big_leave(took);
-        return err;
-    }
     rt__big_leave(took);
+    if (err) {
+        rt__request_drop(r);
+        return rt_raise((rt_obj *)comm, err, fn, "%s", rt__start_failure(err));
+    }
     *request = r;
     return RT_SUCCESS;
 }

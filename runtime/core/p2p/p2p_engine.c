@@ -163,7 +163,8 @@ void rt__chan_locks_on(void)
         if (E.polled[i]->size < sizeof(rt_tp_ops) || !E.polled[i]->progress_chan)
             rt__chan_waits = 0;
     const char *e = getenv("SWITCHYARD_CHANNEL_ENTRIES");
-    __atomic_store_n(&rt__chan_entries, rt__chan_waits && !(e && strcmp(e, "0") == 0), __ATOMIC_RELAXED);
+    rt__atomic_refs = rt__chan_waits && !(e && strcmp(e, "0") == 0); /* before the entries */
+    __atomic_store_n(&rt__chan_entries, rt__atomic_refs, __ATOMIC_RELAXED);
 }
 
 /* Seconds on a monotonic clock. */
@@ -893,25 +894,29 @@ static void wait_chan(struct chan *ch, int (*done)(void *), void *arg)
     rt__big_resume(paused);
 }
 
-void rt__wait_requests_chan(int n, rt_request *const *r, int (*done)(void *), void *arg)
+/* The channel every active, incomplete request of r[0..n) travels on, if they are all sends and
+ * receives of one channel and this thread holds no channel's lock; else -1. */
+static int requests_chan(int n, rt_request *const *r)
 {
     int c = -1;
-    if (!held_any()) {
-        for (int i = 0; i < n; i++) {
-            if (!r[i] || !r[i]->active || rt__request_done(r[i]))
-                continue;
-            if ((r[i]->kind != RT__REQ_SEND && r[i]->kind != RT__REQ_RECV) || !r[i]->comm) {
-                c = -1;
-                break;
-            }
-            int k = rt_tp_chan(r[i]->comm->ctx, nchan);
-            if (c >= 0 && k != c) {
-                c = -1;
-                break;
-            }
-            c = k;
-        }
+    if (held_any())
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (!r[i] || !r[i]->active || rt__request_done(r[i]))
+            continue;
+        if ((r[i]->kind != RT__REQ_SEND && r[i]->kind != RT__REQ_RECV) || !r[i]->comm)
+            return -1;
+        int k = rt_tp_chan(r[i]->comm->ctx, nchan);
+        if (c >= 0 && k != c)
+            return -1;
+        c = k;
     }
+    return c;
+}
+
+void rt__wait_requests_chan(int n, rt_request *const *r, int (*done)(void *), void *arg)
+{
+    int c = requests_chan(n, r);
     if (c < 0) {
         int took = rt__big_enter(); /* a channel entry waiting on other work */
         rt__wait_until(done, arg);
@@ -1204,6 +1209,7 @@ void rt__p2p_finalize(void)
     for (struct chan *ch = C; ch < C + nchan; ch++)
         for (struct rt__umsg *m; (m = ch->spares) != NULL; ch->nspares--)
             ch->spares = m->next, free(m);
+    rt__requests_give_back();
     if (E.sent) { /* users' handles to it are invalid after MPI_Finalize */
         rt__obj_release(&E.sent->obj);
         E.sent = NULL;

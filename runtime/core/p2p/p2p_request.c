@@ -4,6 +4,7 @@
 #include "type/type.h"
 #include "p2p.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
@@ -22,11 +23,60 @@ static inline void zero_stores(void *p, size_t n)
         *(u8 *)((char *)p + n - 8) = 0;
 }
 
+/* The requests this thread keeps for its next ones (issue 38): each parked (rt__obj_park) in
+ * its handle slot, linked through `next`. Making and freeing a request then take no lock and
+ * touch no shared table. A thread gives its back when it ends (kept_key's destructor) and at
+ * MPI_Finalize. Three words of initial-exec TLS, as the library may be dlopen'ed. */
+#define KEPT_MAX 128
+static __thread __attribute__((tls_model("initial-exec"))) rt_request *kept;
+static __thread __attribute__((tls_model("initial-exec"))) int nkept;
+static __thread __attribute__((tls_model("initial-exec"))) int keeping; /* kept_key is set */
+static pthread_key_t kept_key;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+
+static void give_back_at_exit(void *unused)
+{
+    (void)unused;
+    rt__big_lock();
+    rt__requests_give_back();
+    rt__big_unlock();
+}
+
+static void kept_key_create(void)
+{
+    if (pthread_key_create(&kept_key, give_back_at_exit) != 0)
+        kept_key = (pthread_key_t)-1;
+}
+
+void rt__requests_give_back(void)
+{
+    for (rt_request *r = kept, *next; r; r = next) {
+        next = r->next;
+        rt__obj_free(&r->obj); /* parked with nothing owned: the destructor finds NULLs */
+    }
+    kept = NULL;
+    nkept = 0;
+}
+
+/* A request made the slow way, when this thread keeps none. */
+static __attribute__((noinline)) rt_request *request_made(void)
+{
+    int took = rt__big_enter(); /* a channel entry: the object tables are the library's */
+    rt_request *r = (rt_request *)rt__obj_new_raw(RT_CLASS_REQUEST);
+    rt__big_leave(took);
+    return r;
+}
+
 rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
 {
-    rt_request *r = (rt_request *)rt__obj_new_raw(RT_CLASS_REQUEST);
-    if (!r)
+    rt_request *r = kept;
+    if (__builtin_expect(r != NULL, 1)) {
+        kept = r->next;
+        nkept--;
+        rt__obj_unpark(&r->obj);
+    } else if (!(r = request_made())) {
         return NULL;
+    }
     /* every field but the header: the memory may be a freed request's */
     _Static_assert(sizeof(rt_obj) % 8 == 0 && sizeof(rt_request) % 8 == 0, "requests are 8-byte aligned");
     zero_stores((char *)r + sizeof r->obj, sizeof *r - sizeof r->obj);
@@ -37,6 +87,50 @@ rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
     rt__obj_retain((rt_obj *)comm);
     rt__obj_retain((rt_obj *)type);
     return r;
+}
+
+/* Drops a reference to o (NULL, a builtin or a user object) from wherever the caller is: the
+ * last one frees o under the library's lock. */
+static void drop_ref(rt_obj *o)
+{
+    if (o && !o->builtin && rt__obj_unref(o) <= 0) {
+        int took = rt__big_enter();
+        rt__obj_free(o);
+        rt__big_leave(took);
+    }
+}
+
+/* Starts keeping requests in this thread: 1 if it may (its exit will give them back). */
+static __attribute__((noinline)) int keep_start(void)
+{
+    pthread_once(&kept_once, kept_key_create);
+    if (kept_key == (pthread_key_t)-1 || pthread_setspecific(kept_key, &kept) != 0)
+        return 0;
+    return keeping = 1;
+}
+
+void rt__request_drop(rt_request *r)
+{
+    if (rt__obj_unref(&r->obj) > 0)
+        return;
+    if (nkept < KEPT_MAX && !r->sub[0] && !r->sub[1] && !r->mrecv && !r->sched &&
+        (keeping || keep_start())) {
+        if (r->tmp)
+            free(r->tmp);
+        drop_ref((rt_obj *)r->comm);
+        drop_ref((rt_obj *)r->type);
+        r->tmp = NULL;
+        r->comm = NULL;
+        r->type = NULL;
+        rt__obj_park(&r->obj);
+        r->next = kept;
+        kept = r;
+        nkept++;
+        return;
+    }
+    int took = rt__big_enter();
+    rt__obj_free(&r->obj);
+    rt__big_leave(took);
 }
 
 void rt__request_complete(rt_request *r)
@@ -191,9 +285,7 @@ static inline __attribute__((always_inline)) int finish(rt_request **rp, rt_stat
     if (r->persistent) {
         r->active = 0;
     } else {
-        int took = rt__big_enter(); /* a channel entry: freeing touches the object tables */
-        rt__obj_release(&r->obj);
-        rt__big_leave(took);
+        rt__request_drop(r);
         *rp = NULL;
     }
     return err;
@@ -358,10 +450,7 @@ int rt_Waitall(int count, rt_request **array_of_requests, rt_status *array_of_st
 {
     struct many m = {count, array_of_requests, 0};
     rt__wait_requests(count, array_of_requests, all_done, &m);
-    int took = rt__big_enter(); /* a channel entry: once for every request freed */
-    int err = finish_all(count, array_of_requests, array_of_statuses, __func__);
-    rt__big_leave(took);
-    return err;
+    return finish_all(count, array_of_requests, array_of_statuses, __func__);
 }
 
 /* MPI_Testall: all or nothing. */
@@ -489,7 +578,7 @@ int rt_Request_free(rt_request **request)
     *request = NULL;
     if (rt__free_when_complete(r)) /* still running: it goes when complete */
         return RT_SUCCESS;
-    rt__obj_release(&r->obj);
+    rt__request_drop(r);
     return RT_SUCCESS;
 }
 
