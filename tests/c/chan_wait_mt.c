@@ -2,7 +2,8 @@
  * requests on the same communicator: freed sends and buffered sends, whose completion is
  * finished later under the library's lock. Every message arrives intact; the buffer detaches.
  * An error in a point-to-point call made beside them reaches the communicator's handler, which
- * calls MPI itself. */
+ * calls MPI itself. A third thread streams windows of messages on a communicator of its own,
+ * completed by every test and wait of several requests in turn (channel entries). */
 #include "check.h"
 
 #include <pthread.h>
@@ -12,7 +13,10 @@
 #define BIG 20000 /* ints: past the eager size, completed by a later pass */
 #define PINGS 2000
 
-static MPI_Comm comm;
+#define WINDOW 16
+#define WINDOWS 300
+
+static MPI_Comm comm, own;
 static int rank;
 static int handled; /* calls of on_error (atomic) */
 
@@ -101,6 +105,65 @@ static void *pinger(void *arg)
     return NULL;
 }
 
+/* Completes the WINDOW requests of rq (round w picks how), checking each index once. */
+static void complete_window(MPI_Request *rq, int w)
+{
+    int done = 0, seen[WINDOW] = {0}, idx[WINDOW], n, flag;
+    while (done < WINDOW) {
+        switch (w % 5) {
+        case 0:
+            CHECK_SUCCESS(MPI_Waitany(WINDOW, rq, &idx[0], MPI_STATUS_IGNORE));
+            n = 1;
+            break;
+        case 1:
+            CHECK_SUCCESS(MPI_Waitsome(WINDOW, rq, &n, idx, MPI_STATUSES_IGNORE));
+            break;
+        case 2:
+            CHECK_SUCCESS(MPI_Testany(WINDOW, rq, &idx[0], &flag, MPI_STATUS_IGNORE));
+            n = flag && idx[0] != MPI_UNDEFINED;
+            break;
+        case 3:
+            CHECK_SUCCESS(MPI_Testsome(WINDOW, rq, &n, idx, MPI_STATUSES_IGNORE));
+            break;
+        default:
+            CHECK_SUCCESS(MPI_Testall(WINDOW, rq, &flag, MPI_STATUSES_IGNORE));
+            n = 0;
+            for (int i = 0; flag && i < WINDOW; i++)
+                if (!seen[i])
+                    idx[n++] = i;
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            CHECK(idx[i] >= 0 && idx[i] < WINDOW && !seen[idx[i]], "round %d: index %d again or out of range", w,
+                  idx[i]);
+            CHECK(rq[idx[i]] == MPI_REQUEST_NULL, "round %d: request %d not freed", w, idx[i]);
+            seen[idx[i]] = 1;
+        }
+        done += n;
+    }
+}
+
+/* Both ranks: windows of small messages from rank 0 to rank 1 on `own`, each checked. */
+static void *streamer(void *arg)
+{
+    (void)arg;
+    int buf[WINDOW];
+    MPI_Request rq[WINDOW];
+    for (int w = 0; w < WINDOWS; w++) {
+        for (int i = 0; i < WINDOW; i++) {
+            buf[i] = rank == 0 ? w * WINDOW + i : -1;
+            if (rank == 0)
+                CHECK_SUCCESS(MPI_Isend(&buf[i], 1, MPI_INT, 1, i, own, &rq[i]));
+            else
+                CHECK_SUCCESS(MPI_Irecv(&buf[i], 1, MPI_INT, 0, i, own, &rq[i]));
+        }
+        complete_window(rq, w);
+        for (int i = 0; rank == 1 && i < WINDOW; i++)
+            CHECK(buf[i] == w * WINDOW + i, "window %d, message %d: %d", w, i, buf[i]);
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     int provided, size;
@@ -110,6 +173,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(size == 2, "needs 2 ranks, has %d", size);
     CHECK_SUCCESS(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    CHECK_SUCCESS(MPI_Comm_dup(MPI_COMM_WORLD, &own));
     MPI_Errhandler eh;
     CHECK_SUCCESS(MPI_Comm_create_errhandler(on_error, &eh));
     CHECK_SUCCESS(MPI_Comm_set_errhandler(comm, eh));
@@ -119,10 +183,11 @@ int main(int argc, char **argv)
     CHECK(bbuf != NULL, "out of memory");
     CHECK_SUCCESS(MPI_Buffer_attach(bbuf, bsize));
 
-    pthread_t t[2];
+    pthread_t t[3];
     CHECK(pthread_create(&t[0], NULL, rank == 0 ? big_sender : big_receiver, NULL) == 0, "pthread_create");
     CHECK(pthread_create(&t[1], NULL, pinger, NULL) == 0, "pthread_create");
-    for (int i = 0; i < 2; i++)
+    CHECK(pthread_create(&t[2], NULL, streamer, NULL) == 0, "pthread_create");
+    for (int i = 0; i < 3; i++)
         pthread_join(t[i], NULL);
 
     void *back;
@@ -132,6 +197,7 @@ int main(int argc, char **argv)
     free(bbuf);
     CHECK_EQ_INT(handled, PINGS / 100);
     CHECK_SUCCESS(MPI_Comm_free(&comm));
+    CHECK_SUCCESS(MPI_Comm_free(&own));
     CHECK_SUCCESS(MPI_Finalize());
     if (rank == 0)
         printf("chan_wait_mt: ok\n");

@@ -150,6 +150,17 @@ static inline void rt__wait_requests(int n, rt_request *const *r, int (*done)(vo
     else
         rt__wait_until(done, arg);
 }
+/* One pass of progress for the tests of requests r[0..n) (MPI_Test*): in a channel entry, of
+ * the one channel they all travel on, if they do (but every eighth call a full pass, as a
+ * channel wait makes); else a full pass (rt__progress, under the library's lock). Returns
+ * what the pass did. */
+int rt__progress_requests_chan(int n, rt_request *const *r);
+static inline int rt__progress_requests(int n, rt_request *const *r)
+{
+    if (__builtin_expect(rt__chan_waits, 0))
+        return rt__progress_requests_chan(n, r);
+    return rt__progress();
+}
 /* rt__on_channel (rt.h) is set in a thread that runs without the library's lock: a channel
  * entry, or a channel wait's passes (rt__wait_requests). A request completed there whose
  * completion touches shared state (a buffered send's space, a freed request's destruction) is

@@ -327,7 +327,7 @@ int rt_Test(rt_request **request, int *flag, rt_status *status)
         return RT_SUCCESS;
     }
     if (!rt__request_done(*request))
-        rt__progress();
+        rt__progress_requests(1, request);
     *flag = rt__request_done(*request);
     return *flag ? finish(request, status, __func__, 1) : RT_SUCCESS;
 }
@@ -397,7 +397,7 @@ static int first_done(int n, rt_request **r)
 int rt_Waitany(int count, rt_request **array_of_requests, int *index, rt_status *status)
 {
     struct many m = {count, array_of_requests, 0};
-    rt__wait_until(any_done, &m);
+    rt__wait_requests(count, array_of_requests, any_done, &m);
     *index = first_done(count, array_of_requests);
     if (*index == RT_UNDEFINED) {
         empty_status(status);
@@ -409,7 +409,7 @@ int rt_Waitany(int count, rt_request **array_of_requests, int *index, rt_status 
 /* MPI_Testany. */
 int rt_Testany(int count, rt_request **array_of_requests, int *index, int *flag, rt_status *status)
 {
-    rt__progress();
+    rt__progress_requests(count, array_of_requests);
     *index = first_done(count, array_of_requests);
     if (*index == -1) {
         *flag = 0;
@@ -457,7 +457,7 @@ int rt_Waitall(int count, rt_request **array_of_requests, rt_status *array_of_st
 int rt_Testall(int count, rt_request **array_of_requests, int *flag, rt_status *array_of_statuses)
 {
     struct many m = {count, array_of_requests, 0};
-    rt__progress();
+    rt__progress_requests(count, array_of_requests);
     *flag = all_done(&m);
     return *flag ? finish_all(count, array_of_requests, array_of_statuses, __func__) : RT_SUCCESS;
 }
@@ -496,7 +496,7 @@ int rt_Waitsome(int incount, rt_request **array_of_requests, int *outcount, int 
                 rt_status *array_of_statuses)
 {
     struct many m = {incount, array_of_requests, 0};
-    rt__wait_until(any_done, &m);
+    rt__wait_requests(incount, array_of_requests, any_done, &m);
     return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, __func__, 0);
 }
 
@@ -504,7 +504,7 @@ int rt_Waitsome(int incount, rt_request **array_of_requests, int *outcount, int 
 int rt_Testsome(int incount, rt_request **array_of_requests, int *outcount, int *array_of_indices,
                 rt_status *array_of_statuses)
 {
-    rt__progress();
+    rt__progress_requests(incount, array_of_requests);
     return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, __func__, 0);
 }
 
