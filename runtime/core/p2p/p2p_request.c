@@ -89,15 +89,20 @@ rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
     return r;
 }
 
+/* Frees o, whose last reference went, under the library's lock. */
+static __attribute__((noinline)) void free_locked(rt_obj *o)
+{
+    int took = rt__big_enter();
+    rt__obj_free(o);
+    rt__big_leave(took);
+}
+
 /* Drops a reference to o (NULL, a builtin or a user object) from wherever the caller is: the
  * last one frees o under the library's lock. */
-static void drop_ref(rt_obj *o)
+static inline void drop_ref(rt_obj *o)
 {
-    if (o && !o->builtin && rt__obj_unref(o) <= 0) {
-        int took = rt__big_enter();
-        rt__obj_free(o);
-        rt__big_leave(took);
-    }
+    if (o && !o->builtin && __builtin_expect(rt__obj_unref(o) <= 0, 0))
+        free_locked(o);
 }
 
 /* Starts keeping requests in this thread: 1 if it may (its exit will give them back). */
@@ -128,9 +133,7 @@ void rt__request_drop(rt_request *r)
         nkept++;
         return;
     }
-    int took = rt__big_enter();
-    rt__obj_free(&r->obj);
-    rt__big_leave(took);
+    free_locked(&r->obj);
 }
 
 void rt__request_complete(rt_request *r)
