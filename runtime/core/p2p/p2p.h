@@ -239,10 +239,11 @@ void rt__big_fork_child(void);
  * no send waiting for room before it, not to this process), done now: returns 1, or 0 when
  * nothing was sent and the send must go the general way. A blocking send needs no more. */
 int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm);
-/* rt__send_eager for a nonblocking send: returns the one shared complete send request,
- * retained (MPI_Wait and MPI_Request_free release it like any other), or NULL when nothing
- * was sent and the send must go the general way (rt__send_start). Saves making, registering
- * and freeing a request per message, as MPICH's lightweight requests do. */
+/* rt__send_eager for a nonblocking send: returns this thread's complete send request
+ * (rt__request_sent), retained (MPI_Wait and MPI_Request_free release it like any other, in
+ * any thread), or NULL when nothing was sent and the send must go the general way
+ * (rt__send_start). Saves making and freeing a request per message, as MPICH's lightweight
+ * requests do. */
 rt_request *rt__send_now(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm);
 /* Starts active send request r (its fields set). Returns RT_SUCCESS or an error class
  * (nothing raised). */
@@ -282,8 +283,13 @@ rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type);
  * but its communicator, type and data copy, without the library's lock; else frees it under
  * the lock. */
 void rt__request_drop(rt_request *r);
-/* Frees the requests the calling thread keeps (MPI_Finalize; a thread's exit does it too). */
+/* Frees the requests the calling thread keeps and drops its complete send request (MPI_Finalize,
+ * under the library's lock; a thread's exit does it too). */
 void rt__requests_give_back(void);
+/* This thread's complete send request (made on first use: complete, holding no communicator or
+ * datatype), not retained; NULL when out of memory. The thread holds one reference until it
+ * ends; each handle the user gets holds one more. */
+rt_request *rt__request_sent(void);
 /* MPI_Wait for procedure fn (errors are raised naming fn). */
 int rt__request_wait(rt_request **request, rt_status *status, const char *fn);
 /* Marks r complete (releasing it if the user freed it). */

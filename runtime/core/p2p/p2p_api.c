@@ -91,8 +91,7 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
     int rt_##INAME(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,         \
                    rt_request **request)                                                                         \
     {                                                                                                            \
-        /* not in a channel entry: the complete request it returns is shared by every thread */                \
-        if (EAGER(MODE) && !rt__on_channel && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)))  \
+        if (EAGER(MODE) && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)))                     \
             return RT_SUCCESS;                                                                                   \
         return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__, 0);             \
     }                                                                                                            \

@@ -144,7 +144,6 @@ static struct {
     const rt_tp_ops *polled[2];             /* those that reach a peer: progress and wait */
     int npolled;
     rt_tp_env env;
-    rt_request *sent;                       /* the complete send request of rt__send_now */
 } E;
 
 struct rt__coll_hooks rt__coll_hooks;
@@ -621,24 +620,13 @@ int rt__send_eager(const void *buf, rt_count count, rt_type *type, int peer, int
     return sent;
 }
 
-/* E.sent, made once: complete, holding no communicator or datatype. NULL when out of memory. */
-static __attribute__((noinline, cold)) rt_request *make_sent(void)
-{
-    if ((E.sent = rt__request_new(RT__REQ_SEND, NULL, NULL)) != NULL) {
-        E.sent->complete = 1;
-        E.sent->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
-    }
-    return E.sent;
-}
-
 rt_request *rt__send_now(const void *buf, rt_count count, rt_type *type, int peer, int tag, rt_comm *comm)
 {
-    if (__builtin_expect(!E.sent, 0) && !make_sent())
+    rt_request *r = rt__request_sent();
+    if (__builtin_expect(!r, 0) || !rt__send_eager(buf, count, type, peer, tag, comm))
         return NULL;
-    if (!rt__send_eager(buf, count, type, peer, tag, comm))
-        return NULL;
-    rt__obj_retain(&E.sent->obj);
-    return E.sent;
+    rt__obj_retain(&r->obj);
+    return r;
 }
 
 int rt__send_start(rt_request *r)
@@ -1224,11 +1212,7 @@ void rt__p2p_finalize(void)
     for (struct chan *ch = C; ch < C + nchan; ch++)
         for (struct rt__umsg *m; (m = ch->spares) != NULL; ch->nspares--)
             ch->spares = m->next, free(m);
-    rt__requests_give_back();
-    if (E.sent) { /* users' handles to it are invalid after MPI_Finalize */
-        rt__obj_release(&E.sent->obj);
-        E.sent = NULL;
-    }
+    rt__requests_give_back(); /* users' handles to them are invalid after MPI_Finalize */
     free(E.tp_of);
     free(E.node_of);
     free(E.failed);

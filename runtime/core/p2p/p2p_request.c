@@ -26,11 +26,12 @@ static inline void zero_stores(void *p, size_t n)
 /* The requests this thread keeps for its next ones (issue 38): each parked (rt__obj_park) in
  * its handle slot, linked through `next`. Making and freeing a request then take no lock and
  * touch no shared table. A thread gives its back when it ends (kept_key's destructor) and at
- * MPI_Finalize. Three words of initial-exec TLS, as the library may be dlopen'ed. */
+ * MPI_Finalize. A few words of initial-exec TLS, as the library may be dlopen'ed. */
 #define KEPT_MAX 128
 static __thread __attribute__((tls_model("initial-exec"))) rt_request *kept;
 static __thread __attribute__((tls_model("initial-exec"))) int nkept;
 static __thread __attribute__((tls_model("initial-exec"))) int keeping; /* kept_key is set */
+static __thread __attribute__((tls_model("initial-exec"))) rt_request *sent; /* rt__request_sent */
 static pthread_key_t kept_key;
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
 
@@ -50,6 +51,10 @@ static void kept_key_create(void)
 
 void rt__requests_give_back(void)
 {
+    rt_request *s = sent;
+    sent = NULL;
+    if (s && rt__obj_unref(&s->obj) <= 0)
+        rt__obj_free(&s->obj);
     for (rt_request *r = kept, *next; r; r = next) {
         next = r->next;
         rt__obj_free(&r->obj); /* parked with nothing owned: the destructor finds NULLs */
@@ -112,6 +117,24 @@ static __attribute__((noinline)) int keep_start(void)
     if (kept_key == (pthread_key_t)-1 || pthread_setspecific(kept_key, &kept) != 0)
         return 0;
     return keeping = 1;
+}
+
+/* The thread's complete send request, made. */
+static __attribute__((noinline, cold)) rt_request *make_sent(void)
+{
+    if (!keeping && !keep_start()) /* its exit must drop it */
+        return NULL;
+    rt_request *r = rt__request_new(RT__REQ_SEND, NULL, NULL);
+    if (r) {
+        r->complete = 1;
+        r->status = (rt_status){.source = RT_ANY_SOURCE, .tag = RT_ANY_TAG};
+    }
+    return sent = r;
+}
+
+rt_request *rt__request_sent(void)
+{
+    return __builtin_expect(sent != NULL, 1) ? sent : make_sent();
 }
 
 void rt__request_drop(rt_request *r)
