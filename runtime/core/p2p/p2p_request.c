@@ -33,6 +33,7 @@ static __thread __attribute__((tls_model("initial-exec"))) int nkept;
 static __thread __attribute__((tls_model("initial-exec"))) int keeping; /* kept_key is set */
 static __thread __attribute__((tls_model("initial-exec"))) rt_request *sent; /* rt__request_sent */
 static pthread_key_t kept_key;
+static int kept_key_made; /* kept_key exists (set once, under kept_once) */
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
 
 static void give_back_at_exit(void *unused)
@@ -45,8 +46,7 @@ static void give_back_at_exit(void *unused)
 
 static void kept_key_create(void)
 {
-    if (pthread_key_create(&kept_key, give_back_at_exit) != 0)
-        kept_key = (pthread_key_t)-1;
+    kept_key_made = pthread_key_create(&kept_key, give_back_at_exit) == 0;
 }
 
 void rt__requests_give_back(void)
@@ -114,7 +114,7 @@ static inline void drop_ref(rt_obj *o)
 static __attribute__((noinline)) int keep_start(void)
 {
     pthread_once(&kept_once, kept_key_create);
-    if (kept_key == (pthread_key_t)-1 || pthread_setspecific(kept_key, &kept) != 0)
+    if (!kept_key_made || pthread_setspecific(kept_key, &kept) != 0)
         return 0;
     return keeping = 1;
 }
