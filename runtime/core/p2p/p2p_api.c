@@ -93,7 +93,7 @@ static int init(int kind, int mode, const void *buf, rt_count count, rt_type *ty
     {                                                                                                            \
         if (EAGER(MODE) && (*request = rt__send_now(buf, count, datatype, dest, tag, comm)))                     \
             return RT_SUCCESS;                                                                                   \
-        return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__, 0);             \
+        return istart(RT__REQ_SEND, MODE, buf, count, datatype, dest, tag, comm, request, __func__, 0);          \
     }                                                                                                            \
     int rt_##NAME##_init(const void *buf, rt_count count, rt_type *datatype, int dest, int tag, rt_comm *comm,   \
                          rt_request **request)                                                                   \

@@ -735,18 +735,23 @@ static int send_waiting(struct chan *ch)
     return n;
 }
 
+/* send_waiting(ch), and ch's bit in `waiting` cleared when nothing is left queued on it. */
+static int send_waiting_settle(struct chan *ch)
+{
+    int n = send_waiting(ch);
+    if (!ch->defer && !ch->ctl && !ch->pending)
+        WAITING_CLEAR(ch);
+    return n;
+}
+
 /* The channels with work waiting (bits of `waiting`; their deferred deliveries are done): what
  * waits for room; clears the bits of those left with nothing (sends to this process are
  * matched at once, so sending defers nothing). */
 static __attribute__((noinline)) int pass_waiting(void)
 {
     int n = 0;
-    for (unsigned bits = WAITING(); bits; bits &= bits - 1) {
-        struct chan *ch = &C[__builtin_ctz(bits)];
-        n += send_waiting(ch);
-        if (!ch->defer && !ch->ctl && !ch->pending)
-            WAITING_CLEAR(ch);
-    }
+    for (unsigned bits = WAITING(); bits; bits &= bits - 1)
+        n += send_waiting_settle(&C[__builtin_ctz(bits)]);
     return n;
 }
 
@@ -815,11 +820,8 @@ static int pass_chan(struct chan *ch)
         n += E.polled[i]->progress_chan(c);
     }
     deliver_deferred(ch);
-    if (WAITING() & (1u << c)) {
-        n += send_waiting(ch);
-        if (!ch->defer && !ch->ctl && !ch->pending)
-            WAITING_CLEAR(ch);
-    }
+    if (WAITING() & (1u << c))
+        n += send_waiting_settle(ch);
     return n;
 }
 
