@@ -57,9 +57,14 @@ int main(int argc, char **argv)
     }
     int sent = 0, received = 0;
     while (sent < per_rank || received < incoming) {
-        if (sent < per_rank) {
+        /* a send slot is reused once its send completed; never MPI_Wait on it: a large send
+         * completes only when its receiver posts the receive, and the receiver may be waiting
+         * likewise on one of its own (both would wait forever, as MPI allows) */
+        int slot_free = 0;
+        if (sent < per_rank)
+            MPI_Test(&sreq[sent % WINDOW], &slot_free, MPI_STATUS_IGNORE);
+        if (slot_free) {
             int w = sent % WINDOW;
-            MPI_Wait(&sreq[w], MPI_STATUS_IGNORE);
             int n = size_of(me, sent), dest = (me + 1 + sent % (np - 1)) % np;
             for (int i = 0; i < n; i++)
                 sbuf[w][i] = pattern(me, sent, i);
