@@ -1,9 +1,9 @@
 /* thread_multiple: MPI_THREAD_MULTIPLE under stress. THREADS threads per rank (default 4) run
  * rounds for STRESS_SECONDS (default 10) of, at once: checksummed exchanges on each thread's own
  * communicator, wildcard receives on one shared communicator (each message seen exactly once,
- * in order per sending thread), MPI_Mprobe + MPI_Mrecv, blocking and nonblocking collectives,
- * requests completed by another thread, and creation/free churn of communicators, datatypes,
- * keyvals and attributes. Nothing may be lost, duplicated, damaged or deadlocked. */
+ * in order per sending thread), MPI_Mprobe + MPI_Mrecv and MPI_Improbe + MPI_Imrecv, blocking
+ * and nonblocking collectives, requests completed by another thread, and creation/free churn of
+ * communicators, datatypes, keyvals and attributes. Nothing may be lost, duplicated, damaged or deadlocked. */
 #include "check.h"
 
 #include <pthread.h>
@@ -157,11 +157,22 @@ static void *worker(void *arg)
             n = fill(kbuf + (size_t)k * 100000, rank, t, seq * K + k);
             CHECK_SUCCESS(MPI_Isend(kbuf + (size_t)k * 100000, n, MPI_BYTE, next, k, probed, &srq[k]));
         }
-        for (int k = 0; k < K; k++) {
+        for (int k = 0; k < K; k++) { /* blocking, and polled with the nonblocking forms */
             MPI_Message m;
-            CHECK_SUCCESS(MPI_Mprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, probed, &m, &st));
-            CHECK_SUCCESS(MPI_Get_count(&st, MPI_BYTE, &got));
-            CHECK_SUCCESS(MPI_Mrecv(pbuf, got, MPI_BYTE, &m, &st));
+            if (k % 2 == 0) {
+                CHECK_SUCCESS(MPI_Mprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, probed, &m, &st));
+                CHECK_SUCCESS(MPI_Get_count(&st, MPI_BYTE, &got));
+                CHECK_SUCCESS(MPI_Mrecv(pbuf, got, MPI_BYTE, &m, &st));
+            } else {
+                MPI_Request rq;
+                int flag = 0;
+                while (!flag)
+                    CHECK_SUCCESS(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, probed, &flag, &m, &st));
+                CHECK_SUCCESS(MPI_Get_count(&st, MPI_BYTE, &got));
+                CHECK_SUCCESS(MPI_Imrecv(pbuf, got, MPI_BYTE, &m, &rq));
+                CHECK(m == MPI_MESSAGE_NULL, "rank %d thread %d: MPI_Imrecv left the message handle", rank, t);
+                CHECK_SUCCESS(MPI_Wait(&rq, &st));
+            }
             verify(pbuf, got, prev, &gt, &gs);
         }
         CHECK_SUCCESS(MPI_Waitall(K, srq, MPI_STATUSES_IGNORE));

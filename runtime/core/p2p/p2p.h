@@ -161,6 +161,23 @@ static inline int rt__progress_requests(int n, rt_request *const *r)
         return rt__progress_requests_chan(n, r);
     return rt__progress();
 }
+/* rt__progress_requests and rt__wait_requests for a probe of the messages of context ctx: in a
+ * channel entry, ctx's channel's (MPI_Probe, MPI_Mprobe and their nonblocking forms). */
+int rt__progress_ctx_chan(int ctx);
+void rt__wait_ctx_chan(int ctx, int (*done)(void *), void *arg);
+static inline int rt__progress_ctx(int ctx)
+{
+    if (__builtin_expect(rt__chan_waits, 0))
+        return rt__progress_ctx_chan(ctx);
+    return rt__progress();
+}
+static inline void rt__wait_ctx(int ctx, int (*done)(void *), void *arg)
+{
+    if (__builtin_expect(rt__chan_waits, 0))
+        rt__wait_ctx_chan(ctx, done, arg);
+    else
+        rt__wait_until(done, arg);
+}
 /* rt__on_channel (rt.h) is set in a thread that runs without the library's lock: a channel
  * entry, or a channel wait's passes (rt__wait_requests). A request completed there whose
  * completion touches shared state (a buffered send's space, a freed request's destruction) is

@@ -262,7 +262,7 @@ static int probe_lost(rt_comm *comm, int source, const char *fn)
 static int probe_wait(rt_comm *comm, int source, int tag, const char *fn)
 {
     struct probe p = {comm, source, tag};
-    rt__wait_until(probe_found, &p);
+    rt__wait_ctx(comm->ctx, probe_found, &p);
     if (rt__unexpected_find(comm->ctx, source, tag, 0))
         return RT_SUCCESS;
     return probe_lost(comm, source, fn);
@@ -276,7 +276,7 @@ int rt_Iprobe(int source, int tag, rt_comm *comm, int *flag, rt_status *status)
         proc_null_status(status);
         return RT_SUCCESS;
     }
-    rt__progress();
+    rt__progress_ctx(comm->ctx);
     struct rt__umsg *m = rt__unexpected_find(comm->ctx, source, tag, 0);
     *flag = m != NULL;
     if (m)
@@ -298,48 +298,62 @@ int rt_Probe(int source, int tag, rt_comm *comm, rt_status *status)
     return RT_SUCCESS;
 }
 
-/* Takes matching message m off the queue into a new message object. */
+/* Takes the first message matching (source, tag) off comm's queue into a new message object
+ * *message: 1, or 0 when none is queued (in a channel entry, another thread may have taken
+ * the one a probe saw), or minus the error raised naming fn (out of memory). */
 static int take_message(rt_comm *comm, int source, int tag, rt_message **message, rt_status *status,
                         const char *fn)
 {
     if (source == RT_PROC_NULL) {
         *message = (rt_message *)rt_builtins[RT_B_MESSAGE_NO_PROC];
         proc_null_status(status);
-        return RT_SUCCESS;
+        return 1;
     }
+    if (!rt__unexpected_find(comm->ctx, source, tag, 0))
+        return 0; /* a polling MPI_Improbe makes no object */
+    int took = rt__big_enter(); /* the object tables */
     struct rt_message *msg = (struct rt_message *)rt__obj_new(RT_CLASS_MESSAGE);
+    rt__big_leave(took);
     if (!msg)
-        return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a message");
+        return -rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a message");
     msg->msg = rt__unexpected_find(comm->ctx, source, tag, 1);
+    if (!msg->msg) {
+        took = rt__big_enter();
+        rt__obj_release(&msg->obj);
+        rt__big_leave(took);
+        return 0;
+    }
     msg->comm = comm;
     rt__obj_retain((rt_obj *)comm);
     probe_status(msg->msg, status);
     *message = msg;
-    return RT_SUCCESS;
+    return 1;
 }
 
 /* MPI_Improbe. */
 int rt_Improbe(int source, int tag, rt_comm *comm, int *flag, rt_message **message, rt_status *status)
 {
-    if (source != RT_PROC_NULL) {
-        rt__progress();
-        *flag = rt__unexpected_find(comm->ctx, source, tag, 0) != NULL;
-        if (!*flag)
-            return probe_lost(comm, source, __func__);
-    }
-    *flag = 1;
-    return take_message(comm, source, tag, message, status, __func__);
+    if (source != RT_PROC_NULL)
+        rt__progress_ctx(comm->ctx);
+    int got = take_message(comm, source, tag, message, status, __func__);
+    *flag = got > 0;
+    return got < 0 ? -got : got ? RT_SUCCESS : probe_lost(comm, source, __func__);
 }
 
-/* MPI_Mprobe. */
+/* MPI_Mprobe: waits until a matching message is queued and takes it (again, if another
+ * thread took it first). */
 int rt_Mprobe(int source, int tag, rt_comm *comm, rt_message **message, rt_status *status)
 {
-    if (source != RT_PROC_NULL) {
-        int err = probe_wait(comm, source, tag, __func__);
-        if (err)
-            return err;
+    for (;;) {
+        if (source != RT_PROC_NULL) {
+            int err = probe_wait(comm, source, tag, __func__);
+            if (err)
+                return err;
+        }
+        int got = take_message(comm, source, tag, message, status, __func__);
+        if (got)
+            return got < 0 ? -got : RT_SUCCESS;
     }
-    return take_message(comm, source, tag, message, status, __func__);
 }
 
 /* MPI_Imrecv: receives matched message *message; *message becomes the null handle. */
@@ -367,7 +381,9 @@ int rt_Imrecv(void *buf, rt_count count, rt_type *datatype, rt_message **message
         struct rt__umsg *um = m->msg;
         m->msg = NULL;
         rt__deliver(r, um);
+        int took = rt__big_enter(); /* the last reference frees it */
         rt__obj_release(&m->obj);
+        rt__big_leave(took);
     }
     *request = r;
     return RT_SUCCESS;

@@ -904,11 +904,12 @@ static int requests_chan(int n, rt_request *const *r)
     return c;
 }
 
-int rt__progress_requests_chan(int n, rt_request *const *r)
+/* One pass for a channel entry's test on channel c (-1: none): of c alone, but every eighth
+ * call a pass over everything, as a channel wait makes. */
+static int progress_chan_or_all(int c)
 {
     static __thread __attribute__((tls_model("initial-exec"))) unsigned calls;
-    int c = rt__on_channel ? requests_chan(n, r) : -1; /* a channel entry */
-    if (c >= 0 && (++calls & 7) != 0) { /* every eighth call, a pass over everything */
+    if (c >= 0 && (++calls & 7) != 0) {
         chan_lock_slow(&C[c]);
         int k = pass_chan(&C[c]);
         chan_unlock_slow(&C[c]);
@@ -919,9 +920,9 @@ int rt__progress_requests_chan(int n, rt_request *const *r)
     return k;
 }
 
-void rt__wait_requests_chan(int n, rt_request *const *r, int (*done)(void *), void *arg)
+/* A wait on channel c (-1: on other work too, under the library's lock). */
+static void wait_chan_or_all(int c, int (*done)(void *), void *arg)
 {
-    int c = requests_chan(n, r);
     if (c < 0) {
         int took = rt__big_enter(); /* a channel entry waiting on other work */
         rt__wait_until(done, arg);
@@ -929,6 +930,32 @@ void rt__wait_requests_chan(int n, rt_request *const *r, int (*done)(void *), vo
     } else {
         wait_chan(&C[c], done, arg);
     }
+}
+
+int rt__progress_requests_chan(int n, rt_request *const *r)
+{
+    return progress_chan_or_all(rt__on_channel ? requests_chan(n, r) : -1); /* a channel entry */
+}
+
+void rt__wait_requests_chan(int n, rt_request *const *r, int (*done)(void *), void *arg)
+{
+    wait_chan_or_all(requests_chan(n, r), done, arg);
+}
+
+/* The channel of context ctx for a probe: in a channel entry holding no channel's lock. */
+static int ctx_chan(int ctx)
+{
+    return rt__on_channel && !held_any() ? rt_tp_chan(ctx, nchan) : -1;
+}
+
+int rt__progress_ctx_chan(int ctx)
+{
+    return progress_chan_or_all(ctx_chan(ctx));
+}
+
+void rt__wait_ctx_chan(int ctx, int (*done)(void *), void *arg)
+{
+    wait_chan_or_all(ctx_chan(ctx), done, arg);
 }
 
 int rt__progress(void)
