@@ -6,35 +6,55 @@
 
 struct rt__objreg rt__objreg;
 
-/* Puts k into keys (capacity mask + 1, known to have room and not to hold k). */
-static void put(uintptr_t *keys, size_t mask, uintptr_t k)
+/* Writers (under the library's lock) make seq odd around every change of keys. */
+static void write_begin(void)
 {
-    size_t i = rt__objreg_hash(k, mask);
+    __atomic_store_n(&rt__objreg.seq, rt__objreg.seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
 
-    while (keys[i])
-        i = (i + 1) & mask;
-    keys[i] = k;
+static void write_end(void)
+{
+    __atomic_store_n(&rt__objreg.seq, rt__objreg.seq + 1, __ATOMIC_RELEASE);
+}
+
+static void set_key(struct rt__objreg_table *t, size_t i, uintptr_t k)
+{
+    __atomic_store_n(&t->keys[i], k, __ATOMIC_RELAXED);
+}
+
+/* Puts k into t (known to have room and not to hold k). */
+static void put(struct rt__objreg_table *t, uintptr_t k)
+{
+    size_t i = rt__objreg_hash(k, t->mask);
+
+    while (t->keys[i])
+        i = (i + 1) & t->mask;
+    set_key(t, i, k);
 }
 
 int rt__objreg_add(const void *p)
 {
     struct rt__objreg *r = &rt__objreg;
+    struct rt__objreg_table *t = r->t;
 
-    if (!r->keys || 2 * (r->count + 1) > r->mask + 1) { /* keep the load at most 1/2 */
-        size_t ncap = r->keys ? 2 * (r->mask + 1) : 256;
-        uintptr_t *nk = calloc(ncap, sizeof *nk);
+    if (!t || 2 * (r->count + 1) > t->mask + 1) { /* keep the load at most 1/2 */
+        size_t ncap = t ? 2 * (t->mask + 1) : 256;
+        struct rt__objreg_table *nt = calloc(1, sizeof *nt + ncap * sizeof nt->keys[0]);
 
-        if (!nk)
+        if (!nt)
             return -1;
-        if (r->keys)
-            for (size_t i = 0; i <= r->mask; i++)
-                if (r->keys[i])
-                    put(nk, ncap - 1, r->keys[i]);
-        free(r->keys);
-        r->keys = nk;
-        r->mask = ncap - 1;
+        nt->mask = ncap - 1;
+        nt->retired = t; /* readers may still be in it: freed by rt__objreg_free */
+        for (size_t i = 0; t && i <= t->mask; i++)
+            if (t->keys[i])
+                put(nt, t->keys[i]);
+        __atomic_store_n(&r->t, nt, __ATOMIC_RELEASE); /* filled before it is seen */
+        t = nt;
     }
-    put(r->keys, r->mask, (uintptr_t)p);
+    write_begin();
+    put(t, (uintptr_t)p);
+    write_end();
     r->count++;
     return 0;
 }
@@ -42,32 +62,39 @@ int rt__objreg_add(const void *p)
 void rt__objreg_remove(const void *p)
 {
     struct rt__objreg *r = &rt__objreg;
+    struct rt__objreg_table *t = r->t;
     uintptr_t k = (uintptr_t)p;
     size_t i, j;
 
-    if (!r->keys || !k)
+    if (!t || !k)
         return;
-    for (i = rt__objreg_hash(k, r->mask); r->keys[i] != k; i = (i + 1) & r->mask)
-        if (r->keys[i] == 0)
+    for (i = rt__objreg_hash(k, t->mask); t->keys[i] != k; i = (i + 1) & t->mask)
+        if (t->keys[i] == 0)
             return;
     /* backward-shift deletion: move later keys of the run into the hole when their home
-     * slot allows it, so lookups never need tombstones */
-    for (j = (i + 1) & r->mask; r->keys[j]; j = (j + 1) & r->mask) {
-        size_t home = rt__objreg_hash(r->keys[j], r->mask);
+     * slot allows it, so lookups never need tombstones (a reader meanwhile looks again) */
+    write_begin();
+    for (j = (i + 1) & t->mask; t->keys[j]; j = (j + 1) & t->mask) {
+        size_t home = rt__objreg_hash(t->keys[j], t->mask);
         /* keys[j] may move to i if its home is not cyclically in (i, j] */
-        if (((j - home) & r->mask) >= ((j - i) & r->mask)) {
-            r->keys[i] = r->keys[j];
+        if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
+            set_key(t, i, t->keys[j]);
             i = j;
         }
     }
-    r->keys[i] = 0;
+    set_key(t, i, 0);
+    write_end();
     r->count--;
 }
 
 void rt__objreg_free(void)
 {
-    free(rt__objreg.keys);
-    rt__objreg.keys = NULL;
-    rt__objreg.mask = 0;
+    struct rt__objreg_table *t = rt__objreg.t, *next;
+
+    for (; t; t = next) {
+        next = t->retired;
+        free(t);
+    }
+    rt__objreg.t = NULL;
     rt__objreg.count = 0;
 }
