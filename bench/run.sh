@@ -29,7 +29,7 @@
 # In the default list too: mt (bench/mt.c, 2 ranks: per-call cost and 8 B latency of one thread
 # at MPI_THREAD_SINGLE and at MULTIPLE, latency of 1, 2 and 4 threads per rank ping-ponging at
 # once, message rate of 1 and 2 threads per rank each on its own communicator; Switchyard also
-# with SWITCHYARD_CHANNELS=4, as switchyard_ch4) and stress
+# with SWITCHYARD_CHANNELS=1, as switchyard_ch1) and stress
 # (tests/c/p2p_alltoall_stress.c: every rank sends every other
 # rank one checksummed message a round, 0 B to 4 MiB, nonblocking; STRESS_ROUNDS rounds, default
 # 20 on 8 ranks and 10 on 16, both oversubscribed on 2 cores): its wall time in seconds, on
@@ -65,7 +65,7 @@ launch() { # launch IMPL ARG...: run ARG... with IMPL's own launcher, for BENCH_
     shift
     case $impl in
     switchyard) set -- "$B/bin/mpiexec" "$@" ;;
-    switchyard_ch4) set -- env SWITCHYARD_CHANNELS=4 "$B/bin/mpiexec" "$@" ;;
+    switchyard_ch1) set -- env SWITCHYARD_CHANNELS=1 "$B/bin/mpiexec" "$@" ;;
     mpich) set -- mpiexec.hydra "$@" ;;
     openmpi) set -- mpirun.openmpi --oversubscribe "$@" ;;
     esac
@@ -136,14 +136,14 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt rm
     fi
     if [ $bench = mt ]; then # threads: each MPI at MPI_THREAD_SINGLE and at MPI_THREAD_MULTIPLE
         "$B/bin/mpicc" -O2 -o "$out/mt_switchyard" bench/mt.c
-        cp "$out/mt_switchyard" "$out/mt_switchyard_ch4" # the same on 4 channels (SWITCHYARD_CHANNELS)
+        cp "$out/mt_switchyard" "$out/mt_switchyard_ch1" # the same on 1 channel (SWITCHYARD_CHANNELS=1)
         mpicc.mpich -O2 -Wno-stringop-overflow -o "$out/mt_mpich" bench/mt.c
         mpicc.openmpi -O2 -o "$out/mt_openmpi" bench/mt.c
         rm -f "$out"/mt.*.txt
         r=1
         while [ $r -le $REPEAT ]; do
             order=$(rotation $r)
-            if [ $((r % 2)) = 1 ]; then order="switchyard_ch4 $order"; else order="$order switchyard_ch4"; fi
+            if [ $((r % 2)) = 1 ]; then order="switchyard_ch1 $order"; else order="$order switchyard_ch1"; fi
             for impl in $order; do
                 for level in single multiple; do
                     launch $impl -n 2 "$out/mt_$impl" $level >> "$out/mt.$impl.$r.txt" ||
@@ -154,8 +154,8 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt rm
         done
         echo "== mt, $REPEAT runs, 2 ranks: st_* one thread at MPI_THREAD_SINGLE and MULTIPLE;" \
             "mt_latency_us T threads ping-ponging at once; mt_msgrate_Mps T threads, a communicator each;" \
-            "switchyard_ch4: SWITCHYARD_CHANNELS=4"
-        python3 bench/report.py "$out" mt switchyard switchyard_ch4 mpich openmpi
+            "switchyard: one channel per CPU at MULTIPLE (the default); switchyard_ch1: SWITCHYARD_CHANNELS=1"
+        python3 bench/report.py "$out" mt switchyard switchyard_ch1 mpich openmpi
         continue
     fi
     if [ $bench = shim ]; then # one standard-ABI binary through the shim vs each MPI built natively

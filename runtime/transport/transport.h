@@ -40,8 +40,10 @@ typedef struct rt_tp_env {
     const int *node_of;         /* node_of[r]: the node index of world rank r (same node = same value) */
     int crowded;                /* more ranks on this node than CPUs: a wait yields its CPU soon */
     /* Channels (version >= 2; 0 means 1): the engine's traffic is split by context id into
-     * this many independent streams (rt_tp_chan), a power of two, the same on every rank.
-     * Order is kept per channel; a transport may keep each channel's state apart. */
+     * this many independent streams (rt_tp_chan), a power of two. Order is kept per channel; a
+     * transport may keep each channel's state apart. This is what the rank asks for: a
+     * transport whose state the ranks of a node share makes them agree on one count, and
+     * says which through settle_chans, during init. */
     int nchan;
     /* Key-value exchange through the launcher (PMI): put, then barrier, then get. 0 or -1. */
     int (*kvs_put)(const char *key, const char *value);
@@ -70,6 +72,8 @@ typedef struct rt_tp_env {
      * completes what it holds for that peer (send_done / recv_done with
      * RT_ERR_PROC_ABORTED), then calls this once; the engine fails what it holds. */
     void (*peer_failed)(int rank);
+    /* The ranks of this node use n channels, not nchan (called at most once, in init). */
+    void (*settle_chans)(int n);
 } rt_tp_env;
 
 #define RT_TP_VERSION 3u

@@ -55,6 +55,7 @@ echo "a race in an MPI program is reported"
 
 run thread_multiple 2 THREADS=4 STRESS_SECONDS=10 SWITCHYARD_CHANNELS=4
 run thread_multiple 2 THREADS=3 STRESS_SECONDS=5
+run thread_multiple 2 THREADS=3 STRESS_SECONDS=5 SWITCHYARD_CHANNELS=1
 run chan_wait_mt 2 SWITCHYARD_CHANNELS=4
 run chan_wait_mt 2 SWITCHYARD_CHANNELS=1
 run read_only_mt 2 STRESS_SECONDS=5

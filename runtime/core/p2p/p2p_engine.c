@@ -1132,6 +1132,14 @@ int rt__node_of(int w)
     return E.node_of && w >= 0 && w < rt__g.world.size ? E.node_of[w] : 0;
 }
 
+/* The CPUs this process may run on, or the node's when it is bound to one (by mpiexec). */
+static long node_cpus(void)
+{
+    cpu_set_t mask;
+    long cpus = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
+    return cpus <= 1 ? sysconf(_SC_NPROCESSORS_ONLN) : cpus;
+}
+
 /* Whether this node runs more of the job's ranks than there are CPUs for them. The CPUs are
  * those of our affinity mask, or all online ones when a launcher bound us to a single one (it
  * then placed the ranks apart: mpiexec binds only when every rank has a CPU of its own). */
@@ -1140,20 +1148,26 @@ static int node_crowded(int size, int rank)
     int here = 0;
     for (int r = 0; r < size; r++)
         here += E.node_of[r] == E.node_of[rank];
-    cpu_set_t mask;
-    long cpus = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
-    if (cpus <= 1)
-        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = node_cpus();
     return cpus > 0 && here > cpus;
 }
 
-/* SWITCHYARD_CHANNELS: 1, 2, 4 or 8 (default 1); another value is reported and ignored. Every
- * rank of a job must see the same (the launcher passes the environment to all). */
+/* The channels this rank asks for: SWITCHYARD_CHANNELS, else at MPI_THREAD_MULTIPLE one per
+ * CPU (a power of two, at most CHAN_MAX), else 1. The ranks of a node settle on their first
+ * rank's (the shared-memory transport: tp_settle_chans). A SWITCHYARD_CHANNELS other than 1,
+ * 2, 4 or 8 is reported and ignored. */
 static int channels_wanted(int rank)
 {
     const char *e = getenv("SWITCHYARD_CHANNELS");
-    if (!e || !*e)
-        return 1;
+    if (!e || !*e) {
+        if (rt__g.life.thread_provided != RT_THREAD_MULTIPLE)
+            return 1;
+        long cpus = node_cpus();
+        int n = 1;
+        while (n * 2 <= cpus && n * 2 <= CHAN_MAX)
+            n *= 2;
+        return n;
+    }
     char *end;
     long n = strtol(e, &end, 10);
     if (*end || n < 1 || n > CHAN_MAX || (n & (n - 1))) {
@@ -1162,6 +1176,13 @@ static int channels_wanted(int rank)
         return 1;
     }
     return (int)n;
+}
+
+/* rt_tp_env.settle_chans: the channels the ranks of this node agreed on. */
+static void tp_settle_chans(int n)
+{
+    nchan = n;
+    E.env.nchan = n;
 }
 
 int rt__p2p_init(void)
@@ -1183,7 +1204,7 @@ int rt__p2p_init(void)
                         .kvs_put = kvs_put, .kvs_barrier = kvs_barrier, .kvs_get = kvs_get,
                         .incoming = tp_incoming, .send_done = tp_send_done, .recv_done = tp_recv_done,
                         .pack = tp_pack, .unpack = tp_unpack,
-                        .peer_failed = tp_peer_failed};
+                        .peer_failed = tp_peer_failed, .settle_chans = tp_settle_chans};
     static const rt_tp_ops *const candidates[] = {&rt_tp_tcp, &rt_tp_shm}; /* first wins */
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
         const rt_tp_ops *tp = candidates[i];
@@ -1200,6 +1221,8 @@ int rt__p2p_init(void)
         if (r != rank && !E.tp_of[r])
             return RT_ERR_OTHER; /* no transport reaches r */
     const char *dbg = getenv("SWITCHYARD_DEBUG");
+    if (dbg && strstr(dbg, "channels"))
+        fprintf(stderr, "switchyard: rank %d: channels: %d\n", rank, nchan);
     if (rank == 0 && dbg && strstr(dbg, "transport"))
         for (int r = 1; r < size; r++)
             fprintf(stderr, "switchyard: rank 0 reaches rank %d through %s\n", r, E.tp_of[r]->name);

@@ -117,11 +117,12 @@ static void release_all(void)
 
 /* rt_tp_ops.init (transport.h). Collective over the whole job: every rank calls kvs_barrier
  * exactly twice, whatever happens. On failure no rank of the node uses shm; finalize must
- * still be called (it is collective too). */
+ * still be called (it is collective too). The ranks of the node use the channel count of the
+ * region's creator, published beside its name, and say so (env->settle_chans). */
 int shm_init(const rt_tp_env *env)
 {
-    char name[200] = "", key[48];
-    int node = 0, first = -1, created = 0, rc, brc, c, bad;
+    char name[200] = "", key[48], ckey[48], chans[16];
+    int node = 0, first = -1, created = 0, rc, brc, c, bad, n;
 
     memset(&shm_g, 0, sizeof shm_g);
     shm_g.env = env;
@@ -129,14 +130,9 @@ int shm_init(const rt_tp_env *env)
     bad = shm_g.nchan > (int)SHM_CHAN_MAX || (shm_g.nchan & (shm_g.nchan - 1)); /* a power of two */
     if (bad)
         shm_g.nchan = 1;
-    shm_g.ch = shm_calloc((size_t)shm_g.nchan, sizeof *shm_g.ch, _Alignof(struct shm_chan));
-    for (c = 0; shm_g.ch && c < shm_g.nchan; c++) {
-        shm_g.ch[c].c = c;
-        tp_pool_init(&shm_g.ch[c].sends, sizeof(struct shm_send));
-        tp_pool_init(&shm_g.ch[c].recvs, sizeof(struct shm_recv));
-    }
-    rc = bad ? RT_ERR_INTERN : shm_g.ch ? find_local(env, &node, &first) : RT_ERR_NO_MEM;
+    rc = bad ? RT_ERR_INTERN : find_local(env, &node, &first);
     snprintf(key, sizeof key, "swy.shm.%d", node);
+    snprintf(ckey, sizeof ckey, "swy.shm.%d.chans", node); /* the creator's count: everyone's */
     if (!rc && shm_g.nlocal > 1 && first == env->world_rank) {
         /* The name holds our pid: unique while we live, and once we are gone, the next job's
          * creator on this node removes what a job killed before the unlink below left. */
@@ -144,18 +140,31 @@ int shm_init(const rt_tp_env *env)
         shm_region_sweep();
         rc = shm_region_create(name, shm_g.nlocal, shm_g.nchan, &shm_g.base, &shm_g.bytes);
         created = !rc;
-        if (env->kvs_put(key, rc ? "fail" : name) < 0 && !rc)
+        snprintf(chans, sizeof chans, "%d", shm_g.nchan);
+        if ((env->kvs_put(key, rc ? "fail" : name) < 0 || env->kvs_put(ckey, chans) < 0) && !rc)
             rc = RT_ERR_OTHER;
     }
     shm_cma_setup(); /* before any peer may read our memory */
     brc = env->kvs_barrier();
     if (!rc && shm_g.nlocal > 1 && !created) { /* the creator published the name it used */
         if (brc < 0 || env->kvs_get(key, name, sizeof name) < 0 ||
-            strncmp(name, "/switchyard-", 12) != 0)
+            strncmp(name, "/switchyard-", 12) != 0 || env->kvs_get(ckey, chans, sizeof chans) < 0 ||
+            (n = atoi(chans)) < 1 || n > (int)SHM_CHAN_MAX || (n & (n - 1)))
             rc = RT_ERR_OTHER;
         else
-            rc = shm_region_open(name, shm_g.nlocal, shm_g.nchan, &shm_g.base, &shm_g.bytes);
+            rc = shm_region_open(name, shm_g.nlocal, shm_g.nchan = n, &shm_g.base, &shm_g.bytes);
     }
+    if (!rc) {
+        shm_g.ch = shm_calloc((size_t)shm_g.nchan, sizeof *shm_g.ch, _Alignof(struct shm_chan));
+        rc = shm_g.ch ? 0 : RT_ERR_NO_MEM;
+    }
+    for (c = 0; shm_g.ch && c < shm_g.nchan; c++) {
+        shm_g.ch[c].c = c;
+        tp_pool_init(&shm_g.ch[c].sends, sizeof(struct shm_send));
+        tp_pool_init(&shm_g.ch[c].recvs, sizeof(struct shm_recv));
+    }
+    if (!rc && shm_g.nlocal > 1 && env->settle_chans)
+        env->settle_chans(shm_g.nchan);
     if (shm_g.base) {
         shm_g.slot = shm_region_slot(shm_g.base, shm_g.me);
         shm_g.slot->world_rank = env->world_rank;
