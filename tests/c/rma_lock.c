@@ -9,6 +9,18 @@
 
 #define ROUNDS 50
 
+/* Under ThreadSanitizer, rank 0's polling of its window outside MPI (below) is not recorded: it
+ * reads on purpose while the progress thread may apply an accumulate with a plain copy. */
+#if defined(__SANITIZE_THREAD__)
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+#define POLL_BEGIN() __tsan_ignore_thread_begin()
+#define POLL_END() __tsan_ignore_thread_end()
+#else
+#define POLL_BEGIN() ((void)0)
+#define POLL_END() ((void)0)
+#endif
+
 static int rank, size;
 
 static double now(void)
@@ -87,8 +99,10 @@ int main(int argc, char **argv)
     if (rank == 0) {
         double t0 = now();
         double limit = CHECK_SWITCHYARD ? 20 : 1; /* MPICH and Open MPI need not progress then */
+        POLL_BEGIN();
         while (now() - t0 < limit && __atomic_load_n(&mem[41], __ATOMIC_ACQUIRE) < size - 1)
             ; /* computing */
+        POLL_END();
         came_back = now();
     } else {
         int one = 1;
