@@ -300,6 +300,15 @@ rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type);
  * but its communicator, type and data copy, without the library's lock; else frees it under
  * the lock. */
 void rt__request_drop(rt_request *r);
+/* Frees o, whose last reference went, under the library's lock, from any thread. */
+void rt__free_locked(rt_obj *o);
+/* Drops a reference to o (NULL, a builtin or a user object) from wherever the caller is, a
+ * channel entry included: the last one frees o under the library's lock. */
+static inline void rt__drop_ref(rt_obj *o)
+{
+    if (o && !o->builtin && __builtin_expect(rt__obj_unref(o) <= 0, 0))
+        rt__free_locked(o);
+}
 /* Frees the requests the calling thread keeps and drops its complete send request (MPI_Finalize,
  * under the library's lock; a thread's exit does it too). */
 void rt__requests_give_back(void);

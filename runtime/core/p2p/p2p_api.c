@@ -318,9 +318,7 @@ static int take_message(rt_comm *comm, int source, int tag, rt_message **message
         return -rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for a message");
     msg->msg = rt__unexpected_find(comm->ctx, source, tag, 1);
     if (!msg->msg) {
-        took = rt__big_enter();
-        rt__obj_release(&msg->obj);
-        rt__big_leave(took);
+        rt__drop_ref(&msg->obj);
         return 0;
     }
     msg->comm = comm;
@@ -381,9 +379,7 @@ int rt_Imrecv(void *buf, rt_count count, rt_type *datatype, rt_message **message
         struct rt__umsg *um = m->msg;
         m->msg = NULL;
         rt__deliver(r, um);
-        int took = rt__big_enter(); /* the last reference frees it */
-        rt__obj_release(&m->obj);
-        rt__big_leave(took);
+        rt__drop_ref(&m->obj);
     }
     *request = r;
     return RT_SUCCESS;

@@ -94,20 +94,11 @@ rt_request *rt__request_new(int kind, rt_comm *comm, rt_type *type)
     return r;
 }
 
-/* Frees o, whose last reference went, under the library's lock. */
-static __attribute__((noinline)) void free_locked(rt_obj *o)
+__attribute__((noinline)) void rt__free_locked(rt_obj *o)
 {
     int took = rt__big_enter();
     rt__obj_free(o);
     rt__big_leave(took);
-}
-
-/* Drops a reference to o (NULL, a builtin or a user object) from wherever the caller is: the
- * last one frees o under the library's lock. */
-static inline void drop_ref(rt_obj *o)
-{
-    if (o && !o->builtin && __builtin_expect(rt__obj_unref(o) <= 0, 0))
-        free_locked(o);
 }
 
 /* Starts keeping requests in this thread: 1 if it may (its exit will give them back). */
@@ -145,8 +136,8 @@ void rt__request_drop(rt_request *r)
         (keeping || keep_start())) {
         if (r->tmp)
             free(r->tmp);
-        drop_ref((rt_obj *)r->comm);
-        drop_ref((rt_obj *)r->type);
+        rt__drop_ref((rt_obj *)r->comm);
+        rt__drop_ref((rt_obj *)r->type);
         r->tmp = NULL;
         r->comm = NULL;
         r->type = NULL;
@@ -156,7 +147,7 @@ void rt__request_drop(rt_request *r)
         nkept++;
         return;
     }
-    free_locked(&r->obj);
+    rt__free_locked(&r->obj);
 }
 
 void rt__request_complete(rt_request *r)
