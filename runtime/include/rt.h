@@ -236,13 +236,40 @@ extern int rt__depth;      /* library calls in progress (changed under the lock 
 extern int rt__async_want; /* outstanding work wants the thread (rt__async_need) */
 void rt__big_lock(void);
 void rt__big_unlock(void);
+/* The lock's bias towards one thread (big_lock.c): inline here, the outermost entry and exit of
+ * the biased thread while the bias holds; rt__big_lock and rt__big_unlock do all the rest. */
+extern int rt__bias;    /* 1: the bias holds (atomic) */
+extern int rt__bias_in; /* 1: the biased thread is inside through it (atomic; written by it only) */
+/* 0: this thread is not the biased one; else 1 + the levels it holds through the bias. */
+extern __thread __attribute__((tls_model("initial-exec"))) int rt__bias_self;
+/* 1: the biased thread, outside, entered through the bias; 0: it must take the lock (the bias
+ * has ended, or this is not the biased thread, or it is inside already). */
+static inline int rt__bias_enter(void)
+{
+    if (rt__bias_self != 1)
+        return 0;
+    __atomic_store_n(&rt__bias_in, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the other side's membarrier does the rest */
+    if (__builtin_expect(__atomic_load_n(&rt__bias, __ATOMIC_RELAXED), 1)) {
+        rt__bias_self = 2;
+        return 1;
+    }
+    __atomic_store_n(&rt__bias_in, 0, __ATOMIC_RELEASE);
+    return 0;
+}
+/* The biased thread leaves its outermost level taken through the bias (rt__bias_self is 2). */
+static inline void rt__bias_leave(void)
+{
+    rt__bias_self = 1;
+    __atomic_store_n(&rt__bias_in, 0, __ATOMIC_RELEASE);
+}
 /* Called by rt_leave when the outermost call ends and the lock should go on or off. */
 void rt__async_switch(int locked);
 /* Enters the library; returns what to hand to rt_leave. */
 static inline int rt_enter(void)
 {
     int locked = __atomic_load_n(&rt__lock_on, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(locked, 0))
+    if (__builtin_expect(locked, 0) && !rt__bias_enter())
         rt__big_lock();
     rt__depth++;
     return locked;
@@ -251,7 +278,11 @@ static inline void rt_leave(int locked)
 {
     if (--rt__depth == 0 && __builtin_expect(rt__async_want != locked, 0))
         rt__async_switch(locked);
-    if (locked)
+    if (!locked)
+        return;
+    if (rt__bias_self == 2)
+        rt__bias_leave();
+    else
         rt__big_unlock();
 }
 /* Channel entries (spec `channel`; docs/internals.md, "Threads"). Under MPI_THREAD_MULTIPLE

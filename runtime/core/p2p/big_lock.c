@@ -98,16 +98,16 @@ static void give_word(void)
         futex(FUTEX_WAKE, 1);
 }
 
-/* The bias: while `bias` is 1, the biased thread (bias_mine) enters with two plain stores and a
- * load (bias_in = 1, then bias still 1?) instead of the word's compare-and-swap. Any other
- * thread, once it holds the word, ends the bias for good: bias = 0, then membarrier(2)
- * makes every running thread of the process execute a full memory barrier, so either the
- * biased thread's bias_in = 1 is now visible (the other waits until it is 0 again) or that
- * thread will see bias = 0 and take the word (the asymmetric Dekker argument). */
-static int bias;             /* 1: the bias holds (atomic; only ever goes 1 -> 0 after init) */
-static int bias_in;          /* the biased thread is inside through the bias (atomic) */
-static TLS int bias_mine;    /* this thread is the biased one */
-static TLS int bias_levels;  /* the biased thread's levels taken through the bias */
+/* The bias: while `rt__bias` is 1, the biased thread enters with two plain stores and a load
+ * (rt__bias_in = 1, then rt__bias still 1?; inline in rt_enter) instead of the word's
+ * compare-and-swap. Any other thread, once it holds the word, ends the bias for good: bias = 0,
+ * then membarrier(2) makes every running thread of the process execute a full memory barrier,
+ * so either the biased thread's bias_in = 1 is now visible (the other waits until it is 0
+ * again) or that thread will see bias = 0 and take the word (the asymmetric Dekker argument).
+ * Only the biased thread writes rt__bias_in; it counts its levels in rt__bias_self. */
+int rt__bias;        /* 1: the bias holds (atomic; only ever goes 1 -> 0 after init) */
+int rt__bias_in;     /* 1: the biased thread is inside through the bias (atomic) */
+TLS int rt__bias_self; /* 0: not the biased thread; else 1 + the levels it holds through the bias */
 
 static long membarrier(int cmd)
 {
@@ -121,12 +121,12 @@ void rt__big_bias_here(void)
 #ifdef __SANITIZE_THREAD__
     off = 1; /* ThreadSanitizer cannot see membarrier's barriers */
 #endif
-    if (off || __atomic_load_n(&bias, __ATOMIC_SEQ_CST))
+    if (off || __atomic_load_n(&rt__bias, __ATOMIC_SEQ_CST))
         return;
     if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
         return; /* no membarrier (an old kernel, a seccomp filter): the word alone */
-    bias_mine = 1;
-    __atomic_store_n(&bias, 1, __ATOMIC_SEQ_CST);
+    rt__bias_self = 1;
+    __atomic_store_n(&rt__bias, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Called by a holder of the word before it touches what the lock guards: ends the bias (once, for
@@ -134,12 +134,12 @@ void rt__big_bias_here(void)
  * instead if it is still in. */
 static int unbias(int wait)
 {
-    if (__atomic_load_n(&bias, __ATOMIC_SEQ_CST)) {
-        __atomic_store_n(&bias, 0, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&rt__bias, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&rt__bias, 0, __ATOMIC_SEQ_CST);
         if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0)
             rt__fatal("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");
     }
-    for (unsigned n = 0; __atomic_load_n(&bias_in, __ATOMIC_ACQUIRE); n++) {
+    for (unsigned n = 0; __atomic_load_n(&rt__bias_in, __ATOMIC_ACQUIRE); n++) {
         if (!wait)
             return 0;
         backoff(n);
@@ -147,21 +147,22 @@ static int unbias(int wait)
     return 1;
 }
 
+/* The levels this thread holds through the bias. */
+static int bias_levels(void)
+{
+    return rt__bias_self > 1 ? rt__bias_self - 1 : 0;
+}
+
 void rt__big_lock(void)
 {
-    if (bias_mine) {
-        if (bias_levels) { /* inside already: the bias holds until we leave */
-            bias_levels++;
+    if (rt__bias_self > 1) { /* inside already: the bias holds until we leave */
+        rt__bias_self++;
+        return;
+    }
+    if (rt__bias_self) {
+        if (rt__bias_enter())
             return;
-        }
-        __atomic_store_n(&bias_in, 1, __ATOMIC_RELAXED);
-        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the other side's membarrier does the rest */
-        if (__builtin_expect(__atomic_load_n(&bias, __ATOMIC_RELAXED), 1)) {
-            bias_levels = 1;
-            return;
-        }
-        __atomic_store_n(&bias_in, 0, __ATOMIC_RELEASE); /* ended: the word from now on */
-        bias_mine = 0;
+        rt__bias_self = 0; /* ended: the word from now on */
     }
     if (take_word() == 1)
         unbias(1);
@@ -169,20 +170,20 @@ void rt__big_lock(void)
 
 void rt__big_unlock(void)
 {
-    if (bias_levels) {
-        if (--bias_levels == 0)
-            __atomic_store_n(&bias_in, 0, __ATOMIC_RELEASE);
-        return;
-    }
-    if (held == 1)
+    if (rt__bias_self > 2) {
+        rt__bias_self--;
+    } else if (rt__bias_self == 2) {
+        rt__bias_leave();
+    } else if (held == 1) {
         give_word();
-    else
+    } else {
         held--;
+    }
 }
 
 int rt__big_held(void)
 {
-    return held > 0 || bias_levels > 0;
+    return held > 0 || bias_levels() > 0;
 }
 
 int rt__big_trylock(void)
@@ -200,12 +201,12 @@ int rt__big_trylock(void)
 
 int rt__big_release(void)
 {
-    int n = bias_levels;
+    int n = bias_levels();
     if (n) { /* only when another thread asks: else waits go as at the other levels */
-        if (__atomic_load_n(&bias, __ATOMIC_RELAXED))
+        if (__atomic_load_n(&rt__bias, __ATOMIC_RELAXED))
             return 0;
-        bias_levels = 0;
-        __atomic_store_n(&bias_in, 0, __ATOMIC_RELEASE);
+        rt__bias_self = 2;
+        rt__bias_leave();
         return n;
     }
     n = held;
@@ -223,7 +224,7 @@ void rt__big_resume(int n)
 void rt__big_fork_prepare(void)
 {
     take_word();
-    if (!bias_mine) /* the biased thread may be inside: wait for it to leave */
+    if (!rt__bias_self) /* the biased thread may be inside: wait for it to leave */
         unbias(1);
 }
 
@@ -236,8 +237,8 @@ void rt__big_fork_parent(void)
  * it before the fork, and no bias (its registration with membarrier is the parent's). */
 void rt__big_fork_child(void)
 {
-    int n = held - 1 + bias_levels; /* without rt__big_fork_prepare's level */
-    bias_levels = bias_mine = bias = bias_in = 0;
+    int n = held - 1 + bias_levels(); /* without rt__big_fork_prepare's level */
+    rt__bias_self = rt__bias = rt__bias_in = 0;
     if (n > 0) {
         held = n;
     } else {
