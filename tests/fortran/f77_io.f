@@ -1,0 +1,113 @@
+C     f77_io: MPI-IO in fixed form with mpif.h, 1 to 4 ranks: open,
+C     write_at_all, read_at of the next rank's block, get_size, close, delete.
+      PROGRAM F77IO
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      INTEGER N
+      PARAMETER (N = 5)
+      INTEGER IERR, ME, NP, NEXT, ISZ, I, CNT, CLS, FH, FH2
+      INTEGER DLEN, DSTAT
+      INTEGER ST(MPI_STATUS_SIZE)
+      INTEGER WBUF(N), RBUF(N)
+      INTEGER(KIND=MPI_OFFSET_KIND) OFF, FSIZE, ZERO
+      CHARACTER*512 DIR, FNAME
+      INTEGER GETPID
+
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      NEXT = MOD(ME + 1, NP)
+      CALL MPI_TYPE_SIZE(MPI_INTEGER, ISZ, IERR)
+      ZERO = 0
+
+C     rank 0 names the file (TMPDIR or /tmp, its pid), all get the name
+      IF (ME .EQ. 0) THEN
+         CALL GET_ENVIRONMENT_VARIABLE('TMPDIR', DIR, DLEN, DSTAT)
+         IF (DSTAT .NE. 0 .OR. DLEN .EQ. 0) DIR = '/tmp'
+         WRITE (FNAME, '(A,A,I0)') DIR(1:LEN_TRIM(DIR)),
+     &        '/swy_io_f77_', GETPID()
+      END IF
+      CALL MPI_BCAST(FNAME, LEN(FNAME), MPI_CHARACTER, 0,
+     &               MPI_COMM_WORLD, IERR)
+
+      FH = MPI_FILE_NULL
+      CALL MPI_FILE_OPEN(MPI_COMM_WORLD, FNAME(1:LEN_TRIM(FNAME)),
+     &     MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, FH, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_OPEN')
+      CALL CHECK(FH .NE. MPI_FILE_NULL, 'OPEN GIVES A HANDLE')
+C     (a stale file of a recycled pid would spoil the size)
+      CALL MPI_FILE_SET_SIZE(FH, ZERO, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_SET_SIZE')
+
+      DO 10 I = 1, N
+         WBUF(I) = ME * 1000 + I
+   10 CONTINUE
+      OFF = ME
+      OFF = OFF * N * ISZ
+      CALL MPI_FILE_WRITE_AT_ALL(FH, OFF, WBUF, N, MPI_INTEGER, ST,
+     &                           IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_WRITE_AT_ALL')
+      CALL MPI_GET_COUNT(ST, MPI_INTEGER, CNT, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS .AND. CNT .EQ. N,
+     &           'WRITE_AT_ALL: MPI_GET_COUNT')
+
+C     sync, barrier, sync: every rank's block visible to every rank
+      CALL MPI_FILE_SYNC(FH, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_SYNC')
+      CALL MPI_BARRIER(MPI_COMM_WORLD, IERR)
+      CALL MPI_FILE_SYNC(FH, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_SYNC 2')
+
+      DO 20 I = 1, N
+         RBUF(I) = -1
+   20 CONTINUE
+      OFF = NEXT
+      OFF = OFF * N * ISZ
+      CALL MPI_FILE_READ_AT(FH, OFF, RBUF, N, MPI_INTEGER, ST, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_READ_AT')
+      CALL MPI_GET_COUNT(ST, MPI_INTEGER, CNT, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS .AND. CNT .EQ. N,
+     &           'READ_AT: MPI_GET_COUNT')
+      DO 30 I = 1, N
+         CALL CHECK(RBUF(I) .EQ. NEXT * 1000 + I,
+     &              'READ_AT: THE NEXT RANK''S BLOCK')
+   30 CONTINUE
+
+      CALL MPI_FILE_GET_SIZE(FH, FSIZE, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_GET_SIZE')
+      OFF = NP
+      CALL CHECK(FSIZE .EQ. OFF * N * ISZ, 'SIZE AFTER THE BLOCKS')
+
+      CALL MPI_FILE_CLOSE(FH, IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_CLOSE')
+      CALL CHECK(FH .EQ. MPI_FILE_NULL, 'CLOSE SETS MPI_FILE_NULL')
+      CALL MPI_BARRIER(MPI_COMM_WORLD, IERR)
+      IF (ME .EQ. 0) THEN
+         CALL MPI_FILE_DELETE(FNAME(1:LEN_TRIM(FNAME)), MPI_INFO_NULL,
+     &                        IERR)
+         CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FILE_DELETE')
+      END IF
+      CALL MPI_BARRIER(MPI_COMM_WORLD, IERR)
+
+C     gone: opening it read-only returns MPI_ERR_NO_SUCH_FILE
+      CALL MPI_FILE_OPEN(MPI_COMM_WORLD, FNAME(1:LEN_TRIM(FNAME)),
+     &     MPI_MODE_RDONLY, MPI_INFO_NULL, FH2, IERR)
+      CALL CHECK(IERR .NE. MPI_SUCCESS, 'OPEN OF A DELETED FILE')
+      CALL MPI_ERROR_CLASS(IERR, CLS, I)
+      CALL CHECK(CLS .EQ. MPI_ERR_NO_SUCH_FILE,
+     &           'OPEN OF A DELETED FILE: MPI_ERR_NO_SUCH_FILE')
+
+      CALL MPI_FINALIZE(IERR)
+      CALL CHECK(IERR .EQ. MPI_SUCCESS, 'MPI_FINALIZE')
+      IF (ME .EQ. 0) WRITE (*, '(A)') 'f77_io: OK'
+      END
+
+C     Stop with status 1 and a message when OK is false.
+      SUBROUTINE CHECK(OK, WHAT)
+      LOGICAL OK
+      CHARACTER*(*) WHAT
+      IF (.NOT. OK) THEN
+         WRITE (*, *) 'f77_io: check failed: ', WHAT
+         STOP 1
+      END IF
+      END
