@@ -40,6 +40,8 @@ def maps(spec, face):
             members = [c for c in spec.constants if kind in c.value_maps]
         elif kind == 'error_code':
             members = spec.constants_in('ERROR_CLASSES')
+        elif kind == 'bits' and any(cat in c.bits_of for c in spec.constants):
+            members = [c for c in spec.constants if cat in c.bits_of and isinstance(c.abi, int)]
         else:
             members = [c for c in spec.constants_in(cat) if isinstance(c.abi, int)]
             if kind == 'enum':

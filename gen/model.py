@@ -62,7 +62,7 @@ REQUEST_EFFECTS = {'persistent', 'start', 'complete', 'free'}
 CONSTANT_KEYS = {'name', 'category', 'c_type', 'fortran_type', 'abi', 'mpich', 'mpich_fortran', 'openmpi',
                  'attr_value_map', 'in_standard_abi', 'removed_in', 'mpich_assigned', 'standard_class', 'too_long',
                  'same_value_as', 'mpich_value_unused', 'value_maps', 'fortran',
-                 'fortran_common', 'mpif_first'}
+                 'fortran_common', 'mpif_first', 'bits_of'}
 FORTRAN_COMMON_KEYS = {'block', 'place', 'declaration'}
 CALLBACK_KEYS = {'name', 'since', 'return', 'params', 'large_count', 'in_standard_abi', 'removed_in',
                  'deprecated_since', 'uncalled'}
@@ -277,6 +277,10 @@ class Constant:
     mpich_value_unused: Optional[str] = None
     # the value maps (VALUE_MAPS) that are no constant category and hold this constant
     value_maps: tuple = ()
+    # the bit maps ("bits:NAME" in kinds.json) that hold this constant, where a category mixes
+    # flags of different arguments whose bits one ABI lets overlap (Open MPI's MPI_MODE_CREATE and
+    # MPI_MODE_NOCHECK are both 1): file access modes and RMA assertions
+    bits_of: tuple = ()
     # spec "fortran": false: C only, not in mpif.h and the Fortran modules (the tools' handles);
     # a predefined callback of callbacks.json is in mpi_f08 all the same, as the standard's
     # f08 binding has it (MPI_CONVERSION_FN_NULL_C, which mpif.h and `use mpi` lack)
@@ -652,7 +656,7 @@ def load(spec_dir):
                      mpich_assigned=r.get('mpich_assigned', False), standard_class=r.get('standard_class'),
                      too_long=r.get('too_long'), same_value_as=r.get('same_value_as'),
                      mpich_value_unused=r.get('mpich_value_unused'), value_maps=tuple(r.get('value_maps', ())),
-                     in_fortran=r.get('fortran', True), fortran_common=r.get('fortran_common'),
+                     bits_of=tuple(r.get('bits_of', ())), in_fortran=r.get('fortran', True), fortran_common=r.get('fortran_common'),
                      mpif_first=r.get('mpif_first'))
         if c.in_fortran not in (True, False):
             raise SpecError('%s: fortran is true or false, not %r' % (where, c.in_fortran))
@@ -663,6 +667,9 @@ def load(spec_dir):
             raise SpecError('%s: fortran_common %r is not {"block": NAME, "place": N, "declaration": TEXT}' % (where, fc))
         if c.mpif_first is not None and (not isinstance(c.mpif_first, int) or isinstance(c.mpif_first, bool)):
             raise SpecError('%s: mpif_first %r is no number' % (where, c.mpif_first))
+        if not isinstance(r.get('bits_of', []), list) or not all(isinstance(b, str) and b.isidentifier()
+                                                                 for b in c.bits_of):
+            raise SpecError('%s: bits_of %r is no list of map names' % (where, r.get('bits_of')))
         bad_maps = sorted(set(c.value_maps) - VALUE_MAPS)
         if bad_maps or not isinstance(r.get('value_maps', []), list):
             raise SpecError('%s: value_maps %r: unknown map (one of %s)' % (where, r.get('value_maps'),
