@@ -48,7 +48,7 @@ int af_decode(intptr_t h, int cls, rt_obj **out)
 
 intptr_t af_encode(const rt_obj *o, int cls)
 {
-    if (!o)
+    if (!o || (o->builtin && cls == RT_CLASS_FILE)) /* the predefined file: MPI_FILE_NULL */
         return af_null_value[cls];
     if (o->builtin)
         return af_builtin_value[o->index];

@@ -43,6 +43,10 @@
 # at BENCH_LIMIT and keeps the figures it printed; the program checks its results and aborts on a
 # wrong one). Open MPI runs it with OMPI_MCA_osc=sm: its default osc rdma segfaults (MPI_Compare_and_swap
 # under MPI_Win_lock, 2 ranks).
+# In the default list too: io (bench/io.c: MPI-IO MB/s on 2 and 8 ranks, 64 and 256 MiB: collective
+# write and read of a block-distributed 3-D array through subarray views, independent contiguous
+# writes of each rank's block, and the raw limit, rank 0 alone with pwrite in 8 MiB pieces; files in
+# BENCH_IO_DIR, default /tmp; Switchyard's two-phase I/O against MPICH's ROMIO and Open MPI's OMPIO).
 # BENCHES=none runs none of these (with OSU or IMB).
 # OSU=DIR runs the OSU micro-benchmarks built by the user against each MPI: DIR/switchyard,
 # DIR/mpich and DIR/openmpi each hold (at any depth) the osu_* binaries built with that MPI's
@@ -78,7 +82,7 @@ rotation() { # rotation R: the three MPIs in the order of run R (why: the generi
     0) echo "openmpi switchyard mpich" ;;
     esac
 }
-for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt rma}; do
+for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt rma io}; do
     [ $bench = none ] && continue
     if [ $bench = stress ]; then # all-to-all of 0-4 MiB on 8 and 16 ranks: wall seconds
         "$B/bin/mpicc" -O2 -o "$out/stress_switchyard" tests/c/p2p_alltoall_stress.c
@@ -226,6 +230,7 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt rm
     [ $bench = attr ] && ranks=1
     [ $bench = mbw_mr ] && ranks="2 4 8"
     [ $bench = rma ] && ranks="2 8"
+    [ $bench = io ] && ranks="2 8"
     # rma: Open MPI's default one-sided component (osc rdma over btl vader) segfaults in
     # MPI_Compare_and_swap under MPI_Win_lock on 2 ranks; its shared-memory one (sm) works
     [ $bench = rma ] && export OMPI_MCA_osc=sm

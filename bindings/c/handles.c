@@ -37,8 +37,8 @@ intptr_t cf_encode(const rt_obj *o, int cls)
 {
     if (!o)
         return cls == RT_CLASS_FILE ? 0 : cf_null_value[cls];
-    if (cls == RT_CLASS_FILE)
-        return (intptr_t)o;
+    if (cls == RT_CLASS_FILE) /* the predefined file is MPI_FILE_NULL (its error handler) */
+        return o->builtin ? 0 : (intptr_t)o;
     if (o->builtin)
         return cf_builtin_value[o->index];
     return fs_user_int_handle(o);

@@ -82,6 +82,8 @@ int fs_bad_handle(rt_obj *eo, const char *fn, const char *arg, const char *shown
                   int found, int errcls)
 {
     const char *what = fs_class_name(cls);
+    if (!eo && cls == RT_CLASS_FILE) /* the standard: an invalid file handle is MPI_FILE_NULL's error */
+        eo = rt_file_null();
     switch (status) {
     case FS_DEC_NULL:
         return rt_raise(eo, errcls, fn, "invalid %s '%s' = %s: the null handle is not allowed here", what, arg,

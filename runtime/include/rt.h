@@ -177,6 +177,10 @@ static inline rt_obj *rt_obj_at(int cls, int32_t index)
 /* 1 if p points at a live runtime object of class cls (p may be any non-NULL pointer
  * that a user passed as a handle: only the header is read). */
 int rt_obj_is(const void *p, int cls);
+/* The object behind MPI_FILE_NULL (io_file.c), which the faces show as the null handle: its
+ * error handler reports the errors with no file (an invalid file handle, MPI_File_open,
+ * MPI_File_delete) and is the one new files start with. */
+rt_obj *rt_file_null(void);
 /* Called once by a face whose handles are objects' addresses (the standard ABI's), before any
  * object is made: rt_obj_is then knows requests too (without it, it answers 0 for them). */
 void rt_handles_are_addresses(void);

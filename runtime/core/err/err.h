@@ -18,9 +18,8 @@ struct rt_errhandler {
     rt_callback cb;  /* RT__EH_USER only */
 };
 
-/* Objects that carry an error handler but have no other state yet (the I/O and session
- * parts will own them). */
-struct rt_file { rt_obj obj; rt_errhandler *errh; };
+/* Objects that carry an error handler but have no other state yet (the session part will own
+ * them). Files are the I/O part's (io/io.h). */
 struct rt_session { rt_obj obj; rt_errhandler *errh; };
 
 /* ------------------------------------------------------------ state (errors.c, errcodes.c) */

@@ -9,6 +9,7 @@
 #include "comm/comm.h"
 #include "topo/topo.h"
 #include "win/win.h"
+#include "io/io.h"
 #include "init.h"
 
 #include <stddef.h>
@@ -40,7 +41,7 @@ static void describe_classes(void)
     rt__obj_set_class(RT_CLASS_ERRHANDLER, sizeof(struct rt_errhandler), NULL);
     rt__obj_set_class(RT_CLASS_INFO, sizeof(struct rt_info), rt__info_destroy);
     rt__obj_set_class(RT_CLASS_WIN, sizeof(struct rt_win), rt__win_destroy);
-    rt__obj_set_class(RT_CLASS_FILE, sizeof(struct rt_file), NULL);
+    rt__obj_set_class(RT_CLASS_FILE, sizeof(struct rt_file), rt__file_destroy);
     rt__obj_set_class(RT_CLASS_SESSION, sizeof(struct rt_session), NULL);
     rt__obj_set_class(RT_CLASS_MESSAGE, sizeof(struct rt_message), rt__message_destroy);
     rt__obj_set_class(RT_CLASS_KEYVAL, sizeof(struct rt_keyval), NULL);
