@@ -129,8 +129,8 @@ static int clip(const struct plan *p, struct range w, struct rt__io_piece *out, 
     return k;
 }
 
-/* Moves n bytes at file offset off (pread stops at the end of file: the rest is left as it is).
- * Returns 0 or an errno. */
+/* Moves n bytes at file offset off; a read past the end of file gives zeros. Returns 0 or an
+ * errno. */
 static int file_io(int fd, char *buf, rt_offset n, rt_offset off, int write)
 {
     for (rt_offset done = 0; done < n;) {
@@ -140,11 +140,36 @@ static int file_io(int fd, char *buf, rt_offset n, rt_offset off, int write)
             continue;
         if (k < 0)
             return errno;
-        if (k == 0)
-            return write ? EIO : 0;
+        if (k == 0) {
+            if (write)
+                return EIO;
+            memset(buf + done, 0, (size_t)(n - done));
+            break;
+        }
         done += k;
     }
     return 0;
+}
+
+/* Two-phase I/O's buffers (0: what the processes send, 1: the aggregator's extent), kept for the
+ * process's next collective access so that their pages are faulted in once; used under the
+ * library's lock only. */
+static struct {
+    char *mem;
+    size_t size;
+} scratch_buf[2];
+
+/* Buffer i of at least n bytes; NULL when out of memory. */
+static char *scratch(int i, size_t n)
+{
+    if (scratch_buf[i].size < n) {
+        free(scratch_buf[i].mem);
+        scratch_buf[i].size = 0;
+        if (!(scratch_buf[i].mem = malloc(n)))
+            return NULL;
+        scratch_buf[i].size = n;
+    }
+    return scratch_buf[i].mem;
 }
 
 static int by_offset(const void *a, const void *b)
@@ -164,6 +189,19 @@ static int covered(struct rt__io_piece *v, int k, rt_offset lo, rt_offset hi)
             reach = v[j].off + v[j].len;
     }
     return reach >= hi;
+}
+
+/* Whether the pieces, in the order their data came, are [lo, hi) without a gap: the data are
+ * then the file's bytes as they are. */
+static int in_order(const struct rt__io_piece *v, rt_offset k, rt_offset lo, rt_offset hi)
+{
+    rt_offset at = lo;
+    for (rt_offset j = 0; j < k; j++) {
+        if (v[j].off != at)
+            return 0;
+        at += v[j].len;
+    }
+    return at == hi;
 }
 
 static rt_type *bytes_type(void)
@@ -201,7 +239,7 @@ static int round_move(struct plan *p, rt_offset r)
         in_pieces += p->in[q].npieces, in_bytes += p->in[q].bytes;
     if (!err && (!(sdesc = malloc(sizeof *sdesc * (size_t)(total_pieces + 1))) ||
                  !(rdesc = malloc(sizeof *rdesc * (size_t)(in_pieces + 1))) ||
-                 !(rdata = malloc((size_t)in_bytes + 1))))
+                 !(rdata = scratch(0, (size_t)in_bytes + 1))))
         err = RT_ERR_NO_MEM;
     /* the pieces' places, to the aggregators */
     rt_offset d = 0;
@@ -249,7 +287,7 @@ static int round_move(struct plan *p, rt_offset r)
             hi = rdesc[j].off + rdesc[j].len > hi ? rdesc[j].off + rdesc[j].len : hi;
             rdesc[j].at = 0;
         }
-        if (!(agg = calloc((size_t)(hi - lo), 1))) {
+        if (!(agg = scratch(1, (size_t)(hi - lo)))) {
             err = RT_ERR_NO_MEM;
         } else if (p->write) {
             /* where pieces leave holes, the file's bytes stay: read them first */
@@ -262,13 +300,18 @@ static int round_move(struct plan *p, rt_offset r)
             } else {
                 memcpy(sorted, rdesc, sizeof *sorted * (size_t)in_pieces);
                 qsort(sorted, (size_t)in_pieces, sizeof *sorted, by_offset);
-                if (!covered(sorted, (int)in_pieces, lo, hi) && !p->e)
-                    p->e = file_io(p->fh->fd, agg, hi - lo, lo, 0);
+                if (in_order(rdesc, in_pieces, lo, hi)) { /* the data came as the file has them */
+                    if (!p->e)
+                        p->e = file_io(p->fh->fd, rdata, hi - lo, lo, 1);
+                } else {
+                    if (!covered(sorted, (int)in_pieces, lo, hi) && !p->e)
+                        p->e = file_io(p->fh->fd, agg, hi - lo, lo, 0);
+                    for (rt_offset j = 0; j < in_pieces; j++)
+                        memcpy(agg + (rdesc[j].off - lo), rdata + rdesc[j].at, (size_t)rdesc[j].len);
+                    if (!p->e)
+                        p->e = file_io(p->fh->fd, agg, hi - lo, lo, 1);
+                }
                 free(sorted);
-                for (rt_offset j = 0; j < in_pieces; j++)
-                    memcpy(agg + (rdesc[j].off - lo), rdata + rdesc[j].at, (size_t)rdesc[j].len);
-                if (!p->e)
-                    p->e = file_io(p->fh->fd, agg, hi - lo, lo, 1);
             }
         } else {
             if (!p->e)
@@ -284,8 +327,6 @@ static int round_move(struct plan *p, rt_offset r)
     if (!err && !p->write)
         err = rt_Alltoallv(rdata, wide(p->rc), wide(p->rd), bytes_type(), p->data, wide(p->sc), wide(p->sd),
                            bytes_type(), c);
-    free(agg);
-    free(rdata);
     free(rdesc);
     free(sdesc);
     free(at);

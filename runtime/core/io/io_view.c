@@ -137,6 +137,12 @@ rt_offset rt__io_view_bytes_below(const rt_file *fh, rt_offset off)
     return below;
 }
 
+/* Whether the view's data are one run filling each filetype extent: the file itself from disp. */
+static int view_contiguous(const rt_file *fh)
+{
+    return fh->nruns == 1 && fh->runs[0].off == 0 && fh->runs[0].len == fh->ft_extent;
+}
+
 /* Moves n bytes at file offset off: all of them (pwrite, retried while short), or up to the end
  * of file (pread). Returns bytes moved or -errno. */
 static rt_offset move_at(int fd, char *buf, rt_offset n, rt_offset off, int write)
@@ -163,7 +169,7 @@ rt_offset rt__io_view_move(rt_file *fh, rt_offset pos, char *buf, rt_offset n, i
 {
     if (n <= 0)
         return 0;
-    if (fh->nruns == 1 && fh->runs[0].off == 0 && fh->runs[0].len == fh->ft_extent) /* contiguous */
+    if (view_contiguous(fh))
         return move_at(fh->fd, buf, n, fh->disp + pos, write);
     rt_offset k = pos / fh->ft_size, w = pos % fh->ft_size, done = 0;
     int i = run_of(fh, w);
@@ -187,6 +193,14 @@ int rt__io_view_pieces(const rt_file *fh, rt_offset pos, rt_offset n, struct rt_
 {
     struct rt__io_piece *v = NULL;
     int k = 0, cap = 0;
+    if (n > 0 && view_contiguous(fh)) {
+        if (!(v = malloc(sizeof *v)))
+            return -1;
+        *v = (struct rt__io_piece){fh->disp + pos, n, 0};
+        *out = v;
+        *count = 1;
+        return 0;
+    }
     rt_offset done = 0, kk = fh->ft_size > 0 ? pos / fh->ft_size : 0, w = fh->ft_size > 0 ? pos % fh->ft_size : 0;
     int i = fh->ft_size > 0 ? run_of(fh, w) : 0;
     while (done < n) {
