@@ -74,6 +74,7 @@ __attribute__((constructor(101))) static void rt__load(void)
                                              .destroy = rt__coll_destroy, .error = rt__coll_error};
     rt__topo_hooks = (struct rt__topo_hooks){.dup = rt__topo_dup, .free = rt__topo_free};
     rt__win_progress = rt__win_rma_progress;
+    rt__io_progress = rt__io_async_progress;
     rt__errhandler_builtins_init();
     rt__comm_builtins_init();
     rt__info_builtins_init();

@@ -29,6 +29,7 @@ struct rt_file {
     rt_offset disp;             /* bytes */
     rt_type *etype, *filetype;  /* each holds a reference */
     char datarep[RT_MAX_DATAREP_STRING];
+    int external;               /* the datarep is external32: data in the file are big-endian */
     struct rt__io_run *runs;    /* the filetype's data, in order (owned); one run: contiguous */
     int nruns;
     rt_offset ft_size, ft_extent; /* bytes of data in a filetype element, and its extent */
@@ -46,6 +47,8 @@ struct rt_file {
 void rt__file_destroy(rt_obj *o);
 
 
+/* The error class errno e stands for (RT_ERR_NO_SUCH_FILE for ENOENT, ...; RT_ERR_IO else). */
+int rt__io_errno_class(int e);
 /* Raises the error class errno `e` stands for (RT_ERR_NO_SUCH_FILE for ENOENT, ...) on eo,
  * naming fn, with `what` and the system's text ("cannot open 'f': No such file"). */
 int rt__io_errno(rt_obj *eo, int e, const char *fn, const char *what);
@@ -95,6 +98,19 @@ void rt__io_shared_close(rt_file *fh);
 int rt__io_shared_fetch_add(rt_file *fh, rt_offset add, rt_offset *old, const char *fn);
 /* Sets it to `to` (one process calls it). */
 int rt__io_shared_set(rt_file *fh, rt_offset to, const char *fn);
+
+/* ---- nonblocking independent accesses (io_async.c) */
+
+/* Starts moving count elements of type at buf through fh's view from etype pos (write: to the
+ * file) on the process's I/O thread; *request completes in a pass of the engine once it is done
+ * (its status: the bytes moved; an I/O error, its class). Errors are raised on fh naming fn. */
+int rt__io_async_start(rt_file *fh, rt_offset pos, void *buf, rt_count count, rt_type *type, int write,
+                       rt_request **request, const char *fn);
+/* Completes the requests of finished accesses; returns how many (the engine's pass, through
+ * rt__io_progress). */
+int rt__io_async_progress(void);
+/* Waits until fh has no access in flight. */
+void rt__io_async_drain(rt_file *fh);
 
 /* ---- hints (io_info.c) */
 

@@ -23,6 +23,12 @@ static int lock_file(rt_file *fh, short type)
     return 0;
 }
 
+/* How many etypes of fh's view count elements of type fill (in its data representation). */
+static rt_offset etypes_of(const rt_file *fh, rt_count count, const rt_type *type)
+{
+    return count * (fh->external ? rt__type_ext_size(type) : type->size) / fh->etype->size;
+}
+
 /* What forbids this access on fh, or RT_SUCCESS (raised on fh naming fn). */
 static int access_check(rt_file *fh, int where, rt_offset offset, rt_type *type, rt_count count, int write,
                         const char *fn)
@@ -39,17 +45,53 @@ static int access_check(rt_file *fh, int where, rt_offset offset, rt_type *type,
     int err = rt__type_check(type, &fh->obj, fn);
     if (err)
         return err;
-    if ((count * type->size) % fh->etype->size)
+    if (fh->external && rt__type_ext_size(type) < 0)
+        return rt_raise(&fh->obj, RT_ERR_CONVERSION, fn,
+                        "datatype 'datatype' has no external32 representation (long double) for this file's view");
+    if ((count * (fh->external ? rt__type_ext_size(type) : type->size)) % fh->etype->size)
         return rt_raise(&fh->obj, RT_ERR_TYPE, fn,
                         "%lld elements of datatype 'datatype' (%lld bytes) are not whole etypes of the view (%lld bytes)",
                         (long long)count, (long long)(count * type->size), (long long)fh->etype->size);
     return RT_SUCCESS;
 }
 
+static int move_native(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count,
+                       rt_type *type, int write, rt_status *status, const char *fn);
+
+/* move() for an external32 view: the data go through a packed external32 copy (converted after
+ * a read: only the whole elements that arrived); the status counts their native bytes. */
+static int move_external(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count,
+                         rt_type *type, int write, rt_status *status, const char *fn)
+{
+    rt_offset x = rt__type_ext_size(type), nbytes = count * type->size, xbytes = count * x;
+    char *nat = malloc((size_t)nbytes + 1), *ext = malloc((size_t)xbytes + 1);
+    rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
+    rt_status st = {0};
+    int err = RT_SUCCESS;
+    if (!nat || !ext) {
+        err = rt_raise(&fh->obj, RT_ERR_NO_MEM, fn, "out of memory for %lld bytes", (long long)(nbytes + xbytes));
+    } else if (write) {
+        if (nbytes)
+            rt__type_pack(type, buf, count, nat);
+        rt__type_convert(type, count, (unsigned char *)nat, (unsigned char *)ext, 1);
+        err = move_native(fh, where, coll, pos, ext, xbytes, byte, 1, &st, fn);
+    } else if (!(err = move_native(fh, where, coll, pos, ext, xbytes, byte, 0, &st, fn))) {
+        rt__type_convert(type, x > 0 ? st.count / x : 0, (unsigned char *)nat, (unsigned char *)ext, 0);
+        if (x > 0 && st.count / x)
+            rt__type_unpack(type, nat, st.count / x * type->size, buf);
+    }
+    st.count = x > 0 ? st.count / x * type->size : 0; /* the whole elements moved, in memory's bytes */
+    if (!err && status)
+        *status = st;
+    free(nat);
+    free(ext);
+    return err;
+}
+
 /* Moves count elements of type at buf through fh's view from etype `pos`: status gets the bytes
  * moved; the individual pointer moves past them (INDIVIDUAL). Checked by access_check. */
-static int move(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count, rt_type *type,
-                int write, rt_status *status, const char *fn)
+static int move_native(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count,
+                       rt_type *type, int write, rt_status *status, const char *fn)
 {
     rt_offset bytes = count * type->size, esize = fh->etype->size;
     int contig = rt__type_contig(type) && buf;
@@ -85,6 +127,16 @@ static int move(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_c
     return RT_SUCCESS;
 }
 
+/* Moves count elements of type at buf through fh's view from etype pos, in the view's data
+ * representation (see move_native). */
+static int move(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count, rt_type *type,
+                int write, rt_status *status, const char *fn)
+{
+    if (fh->external)
+        return move_external(fh, where, coll, pos, buf, count, type, write, status, fn);
+    return move_native(fh, where, coll, pos, buf, count, type, write, status, fn);
+}
+
 /* One access that starts at offset (AT), the individual or the shared pointer. */
 static int access_one(rt_file *fh, int where, rt_offset offset, void *buf, rt_count count, rt_type *type,
                       int write, rt_status *status, const char *fn)
@@ -93,7 +145,7 @@ static int access_one(rt_file *fh, int where, rt_offset offset, void *buf, rt_co
     if (err)
         return err;
     rt_offset pos = where == AT ? offset : fh->fp;
-    if (where == SHARED && (err = rt__io_shared_fetch_add(fh, count * type->size / fh->etype->size, &pos, fn)))
+    if (where == SHARED && (err = rt__io_shared_fetch_add(fh, etypes_of(fh, count, type), &pos, fn)))
         return err;
     return move(fh, where, 0, pos, buf, count, type, write, status, fn);
 }
@@ -118,7 +170,7 @@ static int access_ordered(rt_file *fh, void *buf, rt_count count, rt_type *type,
                           const char *fn)
 {
     int err = access_check(fh, ORDERED, 0, type, count, write, fn), n = fh->comm->size;
-    rt_offset mine = err ? -1 : count * type->size / fh->etype->size, *all = malloc(sizeof *all * (size_t)n);
+    rt_offset mine = err ? -1 : etypes_of(fh, count, type), *all = malloc(sizeof *all * (size_t)n);
     rt__team t = rt__team_of(fh->comm);
     int cerr = all ? rt__coll_allgather(&t, &mine, all, sizeof mine) : RT_ERR_NO_MEM;
     rt_offset before = 0, total = 0, base = 0;
@@ -143,6 +195,29 @@ static int access_ordered(rt_file *fh, void *buf, rt_count count, rt_type *type,
     if (err || got[0] < 0)
         return err ? err : rt_raise(&fh->obj, RT_ERR_OTHER, fn, "the shared file pointer could not be read");
     return move(fh, ORDERED, 0, got[0] + before, buf, count, type, write, status, fn);
+}
+
+static int complete_request(rt_file *fh, int err, const rt_status *status, rt_request **request, const char *fn);
+
+/* A nonblocking independent access: checked and placed now (the pointers move by what it asks),
+ * moved by the I/O thread (in atomic mode, now: the lock is taken around the whole access). */
+static int access_nb(rt_file *fh, int where, rt_offset offset, void *buf, rt_count count, rt_type *type,
+                     int write, rt_request **request, const char *fn)
+{
+    int err = access_check(fh, where, where == AT ? offset : 0, type, count, write, fn);
+    if (err)
+        return err;
+    rt_offset pos = where == AT ? offset : fh->fp, etypes = etypes_of(fh, count, type);
+    if (where == SHARED && (err = rt__io_shared_fetch_add(fh, etypes, &pos, fn)))
+        return err;
+    if (fh->atomic || fh->external) { /* done now: under the lock, or converted */
+        rt_status st;
+        err = move(fh, where, 0, pos, buf, count, type, write, &st, fn);
+        return complete_request(fh, err, &st, request, fn);
+    }
+    if (where == INDIVIDUAL)
+        fh->fp = pos + etypes;
+    return rt__io_async_start(fh, pos, buf, count, type, write, request, fn);
 }
 
 /* A request already complete with status: a nonblocking access runs at its start. */
@@ -188,17 +263,13 @@ int rt_File_write_at_all(rt_file *fh, rt_offset offset, const void *buf, rt_coun
 int rt_File_iread_at(rt_file *fh, rt_offset offset, void *buf, rt_count count, rt_type *datatype,
                      rt_request **request)
 {
-    rt_status st;
-    int err = access_one(fh, AT, offset, buf, count, datatype, 0, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, AT, offset, buf, count, datatype, 0, request, __func__);
 }
 
 int rt_File_iwrite_at(rt_file *fh, rt_offset offset, const void *buf, rt_count count, rt_type *datatype,
                       rt_request **request)
 {
-    rt_status st;
-    int err = access_one(fh, AT, offset, (void *)buf, count, datatype, 1, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, AT, offset, (void *)buf, count, datatype, 1, request, __func__);
 }
 
 int rt_File_iread_at_all(rt_file *fh, rt_offset offset, void *buf, rt_count count, rt_type *datatype,
@@ -241,16 +312,12 @@ int rt_File_write_all(rt_file *fh, const void *buf, rt_count count, rt_type *dat
 
 int rt_File_iread(rt_file *fh, void *buf, rt_count count, rt_type *datatype, rt_request **request)
 {
-    rt_status st;
-    int err = access_one(fh, INDIVIDUAL, 0, buf, count, datatype, 0, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, INDIVIDUAL, 0, buf, count, datatype, 0, request, __func__);
 }
 
 int rt_File_iwrite(rt_file *fh, const void *buf, rt_count count, rt_type *datatype, rt_request **request)
 {
-    rt_status st;
-    int err = access_one(fh, INDIVIDUAL, 0, (void *)buf, count, datatype, 1, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, INDIVIDUAL, 0, (void *)buf, count, datatype, 1, request, __func__);
 }
 
 int rt_File_iread_all(rt_file *fh, void *buf, rt_count count, rt_type *datatype, rt_request **request)
@@ -281,16 +348,12 @@ int rt_File_write_shared(rt_file *fh, const void *buf, rt_count count, rt_type *
 
 int rt_File_iread_shared(rt_file *fh, void *buf, rt_count count, rt_type *datatype, rt_request **request)
 {
-    rt_status st;
-    int err = access_one(fh, SHARED, 0, buf, count, datatype, 0, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, SHARED, 0, buf, count, datatype, 0, request, __func__);
 }
 
 int rt_File_iwrite_shared(rt_file *fh, const void *buf, rt_count count, rt_type *datatype, rt_request **request)
 {
-    rt_status st;
-    int err = access_one(fh, SHARED, 0, (void *)buf, count, datatype, 1, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, SHARED, 0, (void *)buf, count, datatype, 1, request, __func__);
 }
 
 int rt_File_read_ordered(rt_file *fh, void *buf, rt_count count, rt_type *datatype, rt_status *status)

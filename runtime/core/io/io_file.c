@@ -33,22 +33,25 @@ rt_obj *rt_file_null(void)
     return &file_null->obj;
 }
 
+int rt__io_errno_class(int e)
+{
+    switch (e) {
+    case ENOENT: case ENOTDIR: return RT_ERR_NO_SUCH_FILE;
+    case EEXIST: return RT_ERR_FILE_EXISTS;
+    case EACCES: case EPERM: return RT_ERR_ACCESS;
+    case EROFS: return RT_ERR_READ_ONLY;
+    case ENOSPC: case EFBIG: return RT_ERR_NO_SPACE;
+    case EDQUOT: return RT_ERR_QUOTA;
+    case ENAMETOOLONG: case EISDIR: return RT_ERR_BAD_FILE;
+    case ENOMEM: return RT_ERR_NO_MEM;
+    case ETXTBSY: return RT_ERR_FILE_IN_USE;
+    default: return RT_ERR_IO;
+    }
+}
+
 int rt__io_errno(rt_obj *eo, int e, const char *fn, const char *what)
 {
-    int cls;
-    switch (e) {
-    case ENOENT: case ENOTDIR: cls = RT_ERR_NO_SUCH_FILE; break;
-    case EEXIST: cls = RT_ERR_FILE_EXISTS; break;
-    case EACCES: case EPERM: cls = RT_ERR_ACCESS; break;
-    case EROFS: cls = RT_ERR_READ_ONLY; break;
-    case ENOSPC: case EFBIG: cls = RT_ERR_NO_SPACE; break;
-    case EDQUOT: cls = RT_ERR_QUOTA; break;
-    case ENAMETOOLONG: case EISDIR: cls = RT_ERR_BAD_FILE; break;
-    case ENOMEM: cls = RT_ERR_NO_MEM; break;
-    case ETXTBSY: cls = RT_ERR_FILE_IN_USE; break;
-    default: cls = RT_ERR_IO; break;
-    }
-    return rt_raise(eo, cls, fn, "%s: %s", what, strerror(e));
+    return rt_raise(eo, rt__io_errno_class(e), fn, "%s: %s", what, strerror(e));
 }
 
 /* The path a file name stands for: ROMIO's file-system prefixes ("ufs:", "nfs:" ...) name the
@@ -206,6 +209,7 @@ int rt_File_close(rt_file **fh)
 {
     rt_file *f = *fh;
     int err = RT_SUCCESS, e = 0;
+    rt__io_async_drain(f); /* nonblocking accesses the program left unfinished (erroneous) */
     rt__io_shared_close(f);
     if (f->fd >= 0 && close(f->fd) != 0)
         e = errno;
@@ -273,6 +277,7 @@ int rt_File_sync(rt_file *fh)
 {
     if (fh->amode & RT_MODE_RDONLY)
         return rt_raise(&fh->obj, RT_ERR_ACCESS, __func__, "the file was opened MPI_MODE_RDONLY");
+    rt__io_async_drain(fh);
     int e = fdatasync(fh->fd) != 0 ? errno : 0;
     rt__team t = rt__team_of(fh->comm);
     int err = rt__coll_barrier(&t);

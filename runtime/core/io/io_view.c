@@ -94,6 +94,7 @@ static int view_set(rt_file *fh, rt_offset disp, rt_type *etype, rt_type *filety
     fh->ft_size = filetype->size;
     fh->ft_extent = filetype->extent;
     rt__copy_str(fh->datarep, sizeof fh->datarep, datarep);
+    fh->external = strcmp(datarep, "external32") == 0;
     return RT_SUCCESS;
 }
 
@@ -232,10 +233,17 @@ int rt__io_view_pieces(const rt_file *fh, rt_offset pos, rt_offset n, struct rt_
 }
 
 /* The data representations this library writes: the processes' own (native; internal is the
- * same here). */
+ * same here) and the standard's big-endian external32. */
 static int datarep_known(const char *d)
 {
-    return strcmp(d, "native") == 0 || strcmp(d, "internal") == 0;
+    return strcmp(d, "native") == 0 || strcmp(d, "internal") == 0 || strcmp(d, "external32") == 0;
+}
+
+/* Whether every basic element of t takes as many bytes in external32 as in memory: then a
+ * view's displacements mean the same bytes in both (MPI_LONG, 4 bytes in external32, does not). */
+static int same_sizes(const rt_type *t)
+{
+    return rt__type_ext_size(t) == t->size;
 }
 
 /* MPI_File_set_view: collective; the view starts at disp (MPI_DISPLACEMENT_CURRENT: the shared
@@ -253,6 +261,10 @@ int rt_File_set_view(rt_file *fh, rt_offset disp, rt_type *etype, rt_type *filet
                         "data representation 'datarep' = \"%s\" is not supported (native, internal)", datarep);
     if (etype->size <= 0)
         return rt_raise(&fh->obj, RT_ERR_TYPE, __func__, "etype 'etype' holds no data");
+    if (strcmp(datarep, "external32") == 0 && (!same_sizes(etype) || !same_sizes(filetype)))
+        return rt_raise(&fh->obj, RT_ERR_UNSUPPORTED_DATAREP, __func__,
+                        "external32 views of etypes or filetypes whose basic elements change size in external32 "
+                        "(MPI_LONG, MPI_LONG_DOUBLE, ...) are not supported yet");
     if (filetype->size % etype->size)
         return rt_raise(&fh->obj, RT_ERR_TYPE, __func__,
                         "filetype 'filetype' (%lld bytes of data) is not made of etypes (%lld bytes)",
@@ -305,11 +317,20 @@ int rt_File_get_view(rt_file *fh, rt_offset *disp, rt_type **etype, rt_type **fi
     return RT_SUCCESS;
 }
 
-/* MPI_File_get_type_extent: the extent of datatype in the file (native: its memory extent). */
+/* MPI_File_get_type_extent: the extent of datatype in the file's representation: native, its
+ * memory extent; external32, the same where its elements keep their sizes, else (a basic or
+ * dense type) its external32 size. */
 int rt_File_get_type_extent(rt_file *fh, rt_type *datatype, rt_count *extent)
 {
-    (void)fh;
-    *extent = datatype->extent;
+    if (!fh->external || same_sizes(datatype)) {
+        *extent = datatype->extent;
+    } else if (rt__type_ext_size(datatype) >= 0 && rt__type_contig(datatype)) {
+        *extent = rt__type_ext_size(datatype);
+    } else {
+        return rt_raise(&fh->obj, RT_ERR_UNSUPPORTED_DATAREP, __func__,
+                        "the external32 extent of this datatype is not supported yet (a derived type of "
+                        "elements that change size, or one with no external32 form)");
+    }
     return RT_SUCCESS;
 }
 

@@ -219,11 +219,11 @@ const char *rt__start_failure(int err);
  * calls rt__async_need(its bit, 1) while it has work the thread should advance (the
  * collectives: schedules running; the windows: as long as one serves lock requests), (..., 0)
  * when it has none; the thread is wanted while any part says so. RT__NEED_WIN (windows with
- * one-sided state exist) wants no thread: with RT__NEED_COLL, it tells rt__progress which
+ * one-sided state exist) and RT__NEED_IO want no thread: with RT__NEED_COLL, they tell rt__progress which
  * upper parts' passes to call (rt__needs: changed under the library's lock). */
 void rt__progress_thread_start(void);
 void rt__progress_thread_stop(void);
-enum { RT__NEED_COLL = 1, RT__NEED_RMA = 2, RT__NEED_WIN = 4 };
+enum { RT__NEED_COLL = 1, RT__NEED_RMA = 2, RT__NEED_WIN = 4, RT__NEED_IO = 8 };
 extern unsigned rt__needs;
 void rt__async_need(unsigned who, int on);
 /* MPI_THREAD_MULTIPLE (docs/internals.md, "Threads"): from the end of MPI_Init_thread on,
@@ -350,6 +350,11 @@ extern struct rt__coll_hooks rt__coll_hooks;
  * operations that reached this process in passive-target epochs (win_rma.c); returns the
  * operations applied. Registered at load; NULL: nothing. */
 extern int (*rt__win_progress)(void);
+/* What the I/O part (io/) does in each pass while RT__NEED_IO is on (nonblocking accesses in
+ * flight on its thread): completes the finished ones' requests (io_async.c); returns how many.
+ * Meanwhile waits nap briefly instead of sleeping on the doorbells, which that thread does not
+ * ring. Registered at load. */
+extern int (*rt__io_progress)(void);
 
 /* ---- buffered sends (p2p_bsend.c) */
 

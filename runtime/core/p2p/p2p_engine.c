@@ -170,6 +170,7 @@ static struct {
 
 struct rt__coll_hooks rt__coll_hooks;
 int (*rt__win_progress)(void);
+int (*rt__io_progress)(void);
 
 /* Channel waits (rt__wait_requests): under the channel locks, when every transport in use
  * keeps its channels apart (rt_tp_ops.progress_chan). */
@@ -1000,6 +1001,8 @@ int rt__progress(void)
             n += rt__coll_hooks.progress();
         if (rt__needs & RT__NEED_WIN)
             n += rt__win_progress();
+        if (rt__needs & RT__NEED_IO)
+            n += rt__io_progress();
     }
     return n;
 }
@@ -1068,8 +1071,8 @@ void rt__wait_until(int (*done)(void *), void *arg)
                 watch_posted();
                 watch_at = t + 1;
             }
-            for (int i = 0; i < E.npolled; i++)
-                E.polled[i]->wait(E.npolled > 1 ? 100000 : 2000000);
+            for (int i = 0; i < E.npolled; i++) /* an I/O thread's work rings no doorbell: nap */
+                E.polled[i]->wait((rt__needs & RT__NEED_IO) ? 50000 : E.npolled > 1 ? 100000 : 2000000);
         }
     }
 }

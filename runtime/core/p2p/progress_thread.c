@@ -75,8 +75,8 @@ unsigned rt__needs; /* RT__NEED_* bits (under the lock, or before other threads)
 void rt__async_need(unsigned who, int on)
 {
     rt__needs = on ? rt__needs | who : rt__needs & ~who;
-    if (who == RT__NEED_WIN)
-        return; /* no thread for it */
+    if (who & (RT__NEED_WIN | RT__NEED_IO))
+        return; /* no thread for them */
     int now = (rt__needs & (RT__NEED_COLL | RT__NEED_RMA)) != 0;
     if (mode != ASYNC_AUTO)
         return;

@@ -124,6 +124,9 @@ void rt__type_attrs_finalize(void);
 int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn);
 /* Bytes of the external32 form of one element of t; -1 if some basic element has none. */
 rt_count rt__type_ext_size(const rt_type *t);
+/* Converts count elements of t between the native packed stream (nat) and external32 (ext);
+ * to_ext: the direction (type_pack.c). */
+void rt__type_convert(const rt_type *t, rt_count count, unsigned char *nat, unsigned char *ext, int to_ext);
 
 /* ------------------------------------------------------------ layouts (type_layout.c) */
 

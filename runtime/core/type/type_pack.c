@@ -60,9 +60,7 @@ rt_count rt__type_ext_size(const rt_type *t)
     return t->lay->xsize;
 }
 
-/* Converts count elements of t between the native packed stream (nat) and external32 (ext);
- * to_ext: direction. */
-static void convert(const rt_type *t, rt_count count, unsigned char *nat, unsigned char *ext, int to_ext)
+void rt__type_convert(const rt_type *t, rt_count count, unsigned char *nat, unsigned char *ext, int to_ext)
 {
     for (rt_count e = 0; e < count; e++)
         rt__lay_convert(t->lay, &nat, &ext, to_ext);
@@ -109,7 +107,7 @@ int rt_Pack_external(const char *datarep, const void *inbuf, rt_count incount, r
         return RT_ERR(NULL, RT_ERR_NO_MEM, "out of memory");
     if (n)
         rt__type_pack(datatype, inbuf, incount, tmp);
-    convert(datatype, incount, tmp, (unsigned char *)outbuf + *position, 1);
+    rt__type_convert(datatype, incount, tmp, (unsigned char *)outbuf + *position, 1);
     free(tmp);
     *position += incount * x;
     return RT_SUCCESS;
@@ -131,7 +129,7 @@ int rt_Unpack_external(const char *datarep, const void *inbuf, rt_count insize, 
     unsigned char *tmp = malloc(n ? (size_t)n : 1);
     if (!tmp)
         return RT_ERR(NULL, RT_ERR_NO_MEM, "out of memory");
-    convert(datatype, outcount, tmp, (unsigned char *)inbuf + *position, 0);
+    rt__type_convert(datatype, outcount, tmp, (unsigned char *)inbuf + *position, 0);
     if (n)
         rt__type_unpack(datatype, tmp, n, outbuf);
     free(tmp);
