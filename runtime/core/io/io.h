@@ -25,6 +25,8 @@ struct rt_file {
     rt_offset cb_buffer;        /* from them: collective buffering's buffer (cb_buffer_size) */
     int cb_nodes;               /* its aggregators (cb_nodes) */
     int cb_read, cb_write;      /* romio_cb_read/write: 0 disable, 1 enable, 2 automatic */
+    int ds_read;                /* romio_ds_read: independent reads sieve (not disable) */
+    rt_offset ds_buffer;        /* ind_rd_buffer_size: their buffer */
     /* the view (io_view.c) */
     rt_offset disp;             /* bytes */
     rt_type *etype, *filetype;  /* each holds a reference */

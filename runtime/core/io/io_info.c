@@ -45,6 +45,8 @@ static const struct hint {
     {"striping_unit", NULL, positive},
     {"access_style", NULL, any},
     {"collective_buffering", "true", boolean},
+    {"romio_ds_read", "automatic", tristate},
+    {"ind_rd_buffer_size", "4194304", positive},
 };
 
 /* The value of key in info (NULL: none), or NULL. */
@@ -129,6 +131,8 @@ int rt__io_hints(rt_file *fh, rt_info *info)
     fh->cb_nodes = value_of(out, "cb_nodes") ? atoi(value_of(out, "cb_nodes")) : 1;
     fh->cb_read = cb_state(value_of(out, "romio_cb_read"));
     fh->cb_write = cb_state(value_of(out, "romio_cb_write"));
+    fh->ds_read = cb_state(value_of(out, "romio_ds_read")) != 0;
+    fh->ds_buffer = strtoll(value_of(out, "ind_rd_buffer_size"), NULL, 10);
     return RT_SUCCESS;
 }
 

@@ -144,6 +144,9 @@ static int view_contiguous(const rt_file *fh)
     return fh->nruns == 1 && fh->runs[0].off == 0 && fh->runs[0].len == fh->ft_extent;
 }
 
+/* Runs shorter than this on average are read by data sieving. */
+#define SIEVE_RUN 32768
+
 /* Moves n bytes at file offset off: all of them (pwrite, retried while short), or up to the end
  * of file (pread). Returns bytes moved or -errno. */
 static rt_offset move_at(int fd, char *buf, rt_offset n, rt_offset off, int write)
@@ -166,12 +169,72 @@ static rt_offset move_at(int fd, char *buf, rt_offset n, rt_offset off, int writ
     return done;
 }
 
+/* Data sieving for a read: the pieces of [pos, pos + n) grouped into spans of at most
+ * ind_rd_buffer_size bytes of file, each read with one pread and its pieces copied out. Returns
+ * the bytes read (up to the first piece byte past the end of file), -errno, or -ENOMEM before
+ * anything was read (the caller then reads run by run). */
+static rt_offset sieve_read(rt_file *fh, rt_offset pos, char *buf, rt_offset n)
+{
+    struct rt__io_piece *v;
+    int k;
+    if (rt__io_view_pieces(fh, pos, n, &v, &k))
+        return -ENOMEM;
+    rt_offset cap = fh->ds_buffer, done = 0;
+    char *sbuf = malloc((size_t)cap);
+    if (!sbuf) {
+        free(v);
+        return -ENOMEM;
+    }
+    for (int a = 0; a < k;) {
+        int b = a + 1; /* pieces [a, b) in one span: as many as fit, at least one */
+        while (b < k && v[b].off + v[b].len - v[a].off <= cap)
+            b++;
+        rt_offset lo = v[a].off, hi = v[b - 1].off + v[b - 1].len;
+        if (hi - lo > cap) { /* one piece larger than the buffer: straight into place */
+            rt_offset got = move_at(fh->fd, buf + v[a].at, v[a].len, v[a].off, 0);
+            if (got < 0 || got < v[a].len) {
+                done = got < 0 ? got : done + got;
+                break;
+            }
+            done += got;
+            a = b;
+            continue;
+        }
+        rt_offset got = move_at(fh->fd, sbuf, hi - lo, lo, 0);
+        if (got < 0) {
+            done = got;
+            break;
+        }
+        int short_read = 0;
+        for (int j = a; j < b && !short_read; j++) {
+            rt_offset have = got - (v[j].off - lo); /* bytes of this piece before the end of file */
+            rt_offset len = have < v[j].len ? (have > 0 ? have : 0) : v[j].len;
+            memcpy(buf + v[j].at, sbuf + (v[j].off - lo), (size_t)len);
+            done += len;
+            short_read = len < v[j].len;
+        }
+        if (short_read)
+            break;
+        a = b;
+    }
+    free(sbuf);
+    free(v);
+    return done;
+}
+
 rt_offset rt__io_view_move(rt_file *fh, rt_offset pos, char *buf, rt_offset n, int write)
 {
     if (n <= 0)
         return 0;
     if (view_contiguous(fh))
         return move_at(fh->fd, buf, n, fh->disp + pos, write);
+    /* small runs with holes between them: a read takes the holes too (data sieving); a write
+     * could only do so by rewriting the holes, which another process may be writing: never */
+    if (!write && fh->ds_read && fh->ft_size < SIEVE_RUN * fh->nruns) {
+        rt_offset got = sieve_read(fh, pos, buf, n);
+        if (got != -ENOMEM)
+            return got;
+    }
     rt_offset k = pos / fh->ft_size, w = pos % fh->ft_size, done = 0;
     int i = run_of(fh, w);
     while (done < n) {
