@@ -1,8 +1,9 @@
 /* io.c — `make bench` (BENCHES=io): MPI-IO throughput in MB/s: collective write and read of a
  * block-distributed 3-D array of doubles (each rank a sub-block: strided in the file), independent
  * contiguous writes of each rank's own block, and the raw limit, rank 0 alone writing the same
- * bytes with pwrite in 8 MiB pieces. Files go to BENCH_IO_DIR (default /tmp); each figure is the
- * best of 3, its time the slowest rank's; the data read back are checked. */
+ * bytes with pwrite in 8 MiB pieces. Files go to BENCH_IO_DIR (default /tmp), sizes from
+ * BENCH_IO_MIB; each figure is the best of 3, its time the slowest rank's; the data read back
+ * are checked. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <mpi.h>
@@ -163,8 +164,17 @@ int main(int argc, char **argv)
     int pid = (int)getpid();
     MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
     snprintf(path, sizeof path, "%s/swy_bench_io_%d", dir, pid);
-    static const int sizes[] = {64, 256};
-    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    /* total MiB of each figure: BENCH_IO_MIB ("64 256" by default; the range goes to 1024) */
+    int sizes[8], nsizes = 0;
+    const char *spec = getenv("BENCH_IO_MIB") ? getenv("BENCH_IO_MIB") : "64 256";
+    for (char *end; nsizes < 8; spec = end) {
+        long v = strtol(spec, &end, 10);
+        if (end == spec)
+            break;
+        if (v > 0)
+            sizes[nsizes++] = (int)v;
+    }
+    for (int s = 0; s < nsizes; s++) {
         struct grid gr = grid_of(sizes[s]);
         double *a = malloc((size_t)gr.count * sizeof *a), *b = malloc((size_t)gr.count * sizeof *b);
         if (!a || !b)

@@ -46,7 +46,8 @@
 # In the default list too: io (bench/io.c: MPI-IO MB/s on 2 and 8 ranks, 64 and 256 MiB: collective
 # write and read of a block-distributed 3-D array through subarray views, independent contiguous
 # writes of each rank's block, and the raw limit, rank 0 alone with pwrite in 8 MiB pieces; files in
-# BENCH_IO_DIR, default /tmp; Switchyard's two-phase I/O against MPICH's ROMIO and Open MPI's OMPIO).
+# BENCH_IO_DIR, default /tmp, of BENCH_IO_MIB MiB, default "64 256"; Switchyard's two-phase I/O against
+# MPICH's ROMIO and Open MPI's OMPIO).
 # BENCHES=none runs none of these (with OSU or IMB).
 # OSU=DIR runs the OSU micro-benchmarks built by the user against each MPI: DIR/switchyard,
 # DIR/mpich and DIR/openmpi each hold (at any depth) the osu_* binaries built with that MPI's

@@ -21,6 +21,8 @@ struct rt_file {
     int amode;                  /* RT_MODE_* bits */
     int atomic;                 /* MPI_File_set_atomicity */
     char *path;                 /* as opened (owned) */
+    uint64_t dev, ino;          /* the file's identity (fstat), for MPI_File_delete */
+    struct rt_file *next_open;  /* this process's open files (io_file.c) */
     rt_info *info;              /* the hints in force (owned; io_info.c) */
     rt_offset cb_buffer;        /* from them: collective buffering's buffer (cb_buffer_size) */
     int cb_nodes;               /* its aggregators (cb_nodes) */

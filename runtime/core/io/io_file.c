@@ -91,9 +91,22 @@ static int open_flags(int amode, int create)
     return f;
 }
 
+/* This process's open files (under the library's lock). */
+static rt_file *open_files;
+
+static void forget_open(rt_file *fh)
+{
+    for (rt_file **p = &open_files; *p; p = &(*p)->next_open)
+        if (*p == fh) {
+            *p = fh->next_open;
+            return;
+        }
+}
+
 void rt__file_destroy(rt_obj *o)
 {
     rt_file *fh = (rt_file *)o;
+    forget_open(fh);
     if (fh->fd >= 0)
         close(fh->fd);
     fh->fd = -1;
@@ -199,6 +212,12 @@ int rt_File_open(rt_comm *comm, const char *filename, int amode, rt_info *info, 
         rt__obj_release(&f->obj);
         return err;
     }
+    struct stat st;
+    if (fstat(fd, &st) == 0) {
+        f->dev = st.st_dev, f->ino = st.st_ino;
+        f->next_open = open_files;
+        open_files = f;
+    }
     *fh = f;
     return RT_SUCCESS;
 }
@@ -228,11 +247,18 @@ int rt_File_close(rt_file **fh)
     return err;
 }
 
-/* MPI_File_delete: removes the file (not collective). Errors go to MPI_FILE_NULL's handler. */
+/* MPI_File_delete: removes the file (not collective); a file this process has open:
+ * RT_ERR_FILE_IN_USE (other processes' opens are not seen). Errors go to MPI_FILE_NULL's handler. */
 int rt_File_delete(const char *filename, rt_info *info)
 {
     (void)info;
     const char *path = path_of(filename);
+    struct stat st;
+    if (stat(path, &st) == 0)
+        for (rt_file *f = open_files; f; f = f->next_open)
+            if (f->dev == (uint64_t)st.st_dev && f->ino == (uint64_t)st.st_ino)
+                return rt_raise(rt_file_null(), RT_ERR_FILE_IN_USE, __func__,
+                                "cannot delete '%s': this process has it open (MPI_File_close it first)", path);
     if (unlink(path) != 0) {
         char what[600];
         snprintf(what, sizeof what, "cannot delete '%s'", path);
