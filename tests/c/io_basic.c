@@ -1,6 +1,6 @@
 /* io_basic.c — MPI-IO basics on one shared file: open/close/delete, amode, group, atomicity, explicit
  * offsets, individual file pointers, collective, nonblocking and split collective I/O, sizes, info. */
-#include "check.h"
+#include "io_test.h"
 
 #include <unistd.h>
 
@@ -70,19 +70,6 @@ static void expect_size_all(MPI_File fh, MPI_Offset want)
     settle(fh);
     expect_size(fh, want);
     CHECK_SUCCESS(MPI_Barrier(MPI_COMM_WORLD));
-}
-
-/* rank 0 names the file, every rank gets the name */
-static void file_name(char *name, int len, const char *test)
-{
-    if (rank == 0) {
-        const char *dir = getenv("TMPDIR");
-        if (!dir || !*dir)
-            dir = "/tmp";
-        int n = snprintf(name, len, "%s/swy_io_%s_%ld", dir, test, (long)getpid());
-        CHECK(n > 0 && n < len, "file name too long");
-    }
-    CHECK_SUCCESS(MPI_Bcast(name, len, MPI_CHAR, 0, MPI_COMM_WORLD));
 }
 
 /* amode, group and atomicity of a fresh handle */
@@ -341,7 +328,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     next = (rank + 1) % np;
-    file_name(name, sizeof name, "basic");
+    io_file_name(name, sizeof name, "basic");
 
     CHECK_SUCCESS(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR,
                                 MPI_INFO_NULL, &fh));

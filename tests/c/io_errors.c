@@ -1,6 +1,6 @@
 /* io_errors.c — MPI-IO error classes (open, amode, sequential access, read-only, delete, datarep,
  * MPI_FILE_NULL) and file error handlers (default on MPI_FILE_NULL, user handlers, call_errhandler). */
-#include "check.h"
+#include "io_test.h"
 
 #include <unistd.h>
 
@@ -22,18 +22,6 @@ static void expect_called(int n, MPI_File fh, int cls)
     CHECK_EQ_INT(calls, n);
     CHECK(last_fh == fh, "the handler got another file handle");
     CHECK_EQ_INT(error_class(last_code), cls);
-}
-
-static void file_name(char *name, int len, const char *test)
-{
-    if (rank == 0) {
-        const char *dir = getenv("TMPDIR");
-        if (!dir || !*dir)
-            dir = "/tmp";
-        int n = snprintf(name, len, "%s/swy_io_%s_%ld", dir, test, (long)getpid());
-        CHECK(n > 0 && n < len, "file name too long");
-    }
-    CHECK_SUCCESS(MPI_Bcast(name, len, MPI_CHAR, 0, MPI_COMM_WORLD));
 }
 
 static void expect_file_errhandler(MPI_File fh, MPI_Errhandler want, const char *what)
@@ -235,7 +223,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     CHECK_SUCCESS(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN)); /* the default */
     expect_file_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN, "MPI_FILE_NULL");
-    file_name(name, sizeof name, "errors");
+    io_file_name(name, sizeof name, "errors");
     snprintf(missing, sizeof missing, "%s_missing", name);
 
     test_open(name, missing);

@@ -1,10 +1,9 @@
 /* io_external32.c — views in the external32 representation: the bytes in the file are exactly
  * what MPI_Pack_external gives for the same data (big-endian, the standard's sizes), whatever the
  * memory type; reads convert back; collective interleaved writes too; MPI_File_get_type_extent. */
-#include "check.h"
+#include "io_test.h"
 
 #include <stddef.h>
-#include <unistd.h>
 
 enum { M = 64 }; /* ints per rank in the interleaved part */
 
@@ -30,12 +29,11 @@ static MPI_Datatype rec_type(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, np, pid = (int)getpid();
+    int rank, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
     char path[512];
-    snprintf(path, sizeof path, "%s/swy_io_ext32_%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", pid);
+    io_file_name(path, sizeof path, "ext32");
     MPI_File fh;
     CHECK_SUCCESS(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
                                 MPI_INFO_NULL, &fh));

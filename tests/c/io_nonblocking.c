@@ -1,8 +1,7 @@
 /* io_nonblocking.c — nonblocking independent accesses: many in flight at once on every pointer,
  * completed by MPI_Waitall, MPI_Test loops and MPI_Waitany, non-contiguous memory on both sides. */
-#include "check.h"
+#include "io_test.h"
 
-#include <unistd.h>
 
 enum { N = 4096, K = 8 }; /* K accesses of N ints per rank */
 
@@ -14,12 +13,11 @@ static int value(int rank, int k, int i)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, np, pid = (int)getpid();
+    int rank, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
     char path[512];
-    snprintf(path, sizeof path, "%s/swy_io_nb_%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", pid);
+    io_file_name(path, sizeof path, "nb");
     MPI_File fh;
     CHECK_SUCCESS(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
                                 MPI_INFO_NULL, &fh));

@@ -1,6 +1,6 @@
 /* io_nospace.c — a write that the system cuts short (the file-size limit, RLIMIT_FSIZE, as a full
  * file system would) is reported as MPI_ERR_NO_SPACE through the file's handler, never as success. */
-#include "check.h"
+#include "io_test.h"
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -11,12 +11,11 @@ enum { LIMIT = 8192, BYTES = 3 * LIMIT };
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, np, pid = (int)getpid();
+    int rank, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
     char path[512];
-    snprintf(path, sizeof path, "%s/swy_io_nospace_%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", pid);
+    io_file_name(path, sizeof path, "nospace");
 
     /* no file may grow past LIMIT bytes; the signal the kernel sends instead is ignored */
     signal(SIGXFSZ, SIG_IGN);

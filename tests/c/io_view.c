@@ -1,6 +1,6 @@
 /* io_view.c — MPI-IO file views (interleaving filetypes after a header, holes, get_view,
  * get_type_extent, get_byte_offset) and the shared file pointer (ordered and unordered). */
-#include "check.h"
+#include "io_test.h"
 
 #include <unistd.h>
 
@@ -58,18 +58,6 @@ static void settle(MPI_File fh)
     CHECK_SUCCESS(MPI_File_sync(fh));
     CHECK_SUCCESS(MPI_Barrier(MPI_COMM_WORLD));
     CHECK_SUCCESS(MPI_File_sync(fh));
-}
-
-static void file_name(char *name, int len, const char *test)
-{
-    if (rank == 0) {
-        const char *dir = getenv("TMPDIR");
-        if (!dir || !*dir)
-            dir = "/tmp";
-        int n = snprintf(name, len, "%s/swy_io_%s_%ld", dir, test, (long)getpid());
-        CHECK(n > 0 && n < len, "file name too long");
-    }
-    CHECK_SUCCESS(MPI_Bcast(name, len, MPI_CHAR, 0, MPI_COMM_WORLD));
 }
 
 /* rank 0 fills the file with the pattern, then writes the header over its start */
@@ -376,7 +364,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     CHECK(np <= 60, "at most 60 ranks");
-    file_name(name, sizeof name, "view");
+    io_file_name(name, sizeof name, "view");
     snprintf(shared, sizeof shared, "%s_shared", name);
 
     test_views(name);

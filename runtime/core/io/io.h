@@ -70,6 +70,9 @@ rt_offset rt__io_view_bytes_below(const rt_file *fh, rt_offset off);
 /* *to = offset etypes from whence's origin (MPI_SEEK_CUR: cur); a negative result or an
  * unknown whence: RT_ERR_ARG raised on fh naming fn. */
 int rt__io_seek_target(rt_file *fh, rt_offset offset, int whence, rt_offset cur, rt_offset *to, const char *fn);
+/* Moves n bytes at file offset off of fd: all of them (pwrite, retried while short; a write
+ * that makes no progress is -EIO), or up to the end of file (pread). Bytes moved or -errno. */
+rt_offset rt__io_pmove(int fd, char *buf, rt_offset n, rt_offset off, int write);
 /* Moves `n` bytes between buf and the file, starting at byte `pos` of the view's data stream
  * (write: to the file). Returns bytes moved (a read stops at the end of file), or -errno. */
 rt_offset rt__io_view_move(rt_file *fh, rt_offset pos, char *buf, rt_offset n, int write);

@@ -5,7 +5,6 @@
 #include "p2p/p2p.h"
 #include "type/type.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,27 +40,18 @@ static struct job *flight;           /* under the library's lock */
 /* Moves a job's pieces: pwrite until complete, pread up to the end of file. */
 static void run(struct job *j)
 {
-    rt_offset done = 0;
-    for (int i = 0; i < j->npieces && !j->err; i++) {
+    j->got = 0;
+    for (int i = 0; i < j->npieces; i++) {
         const struct rt__io_piece *p = &j->pieces[i];
-        for (rt_offset k = 0; k < p->len;) {
-            ssize_t n = j->write ? pwrite(j->fd, j->data + p->at + k, (size_t)(p->len - k), p->off + k)
-                                 : pread(j->fd, j->data + p->at + k, (size_t)(p->len - k), p->off + k);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0 || (n == 0 && j->write)) {
-                j->err = n < 0 ? errno : EIO;
-                break;
-            }
-            if (n == 0) { /* the end of file: a read stops there */
-                j->got = done;
-                return;
-            }
-            k += n;
-            done += n;
+        rt_offset got = rt__io_pmove(j->fd, j->data + p->at, p->len, p->off, j->write);
+        if (got < 0) {
+            j->err = (int)-got;
+            return;
         }
+        j->got += got;
+        if (got < p->len)
+            return; /* the end of file: a read stops there */
     }
-    j->got = done;
 }
 
 static void *worker(void *arg)

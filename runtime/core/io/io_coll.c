@@ -4,11 +4,9 @@
 #include "coll/coll.h"
 #include "p2p/p2p.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* One process's range of file, [lo, hi) (lo > hi: it moves nothing). */
 struct range {
@@ -133,21 +131,10 @@ static int clip(const struct plan *p, struct range w, struct rt__io_piece *out, 
  * errno. */
 static int file_io(int fd, char *buf, rt_offset n, rt_offset off, int write)
 {
-    for (rt_offset done = 0; done < n;) {
-        ssize_t k = write ? pwrite(fd, buf + done, (size_t)(n - done), off + done)
-                          : pread(fd, buf + done, (size_t)(n - done), off + done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return errno;
-        if (k == 0) {
-            if (write)
-                return EIO;
-            memset(buf + done, 0, (size_t)(n - done));
-            break;
-        }
-        done += k;
-    }
+    rt_offset got = rt__io_pmove(fd, buf, n, off, write);
+    if (got < 0)
+        return (int)-got;
+    memset(buf + got, 0, (size_t)(n - got));
     return 0;
 }
 

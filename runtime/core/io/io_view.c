@@ -147,9 +147,7 @@ static int view_contiguous(const rt_file *fh)
 /* Runs shorter than this on average are read by data sieving. */
 #define SIEVE_RUN 32768
 
-/* Moves n bytes at file offset off: all of them (pwrite, retried while short), or up to the end
- * of file (pread). Returns bytes moved or -errno. */
-static rt_offset move_at(int fd, char *buf, rt_offset n, rt_offset off, int write)
+rt_offset rt__io_pmove(int fd, char *buf, rt_offset n, rt_offset off, int write)
 {
     rt_offset done = 0;
     while (done < n) {
@@ -191,7 +189,7 @@ static rt_offset sieve_read(rt_file *fh, rt_offset pos, char *buf, rt_offset n)
             b++;
         rt_offset lo = v[a].off, hi = v[b - 1].off + v[b - 1].len;
         if (hi - lo > cap) { /* one piece larger than the buffer: straight into place */
-            rt_offset got = move_at(fh->fd, buf + v[a].at, v[a].len, v[a].off, 0);
+            rt_offset got = rt__io_pmove(fh->fd, buf + v[a].at, v[a].len, v[a].off, 0);
             if (got < 0 || got < v[a].len) {
                 done = got < 0 ? got : done + got;
                 break;
@@ -200,7 +198,7 @@ static rt_offset sieve_read(rt_file *fh, rt_offset pos, char *buf, rt_offset n)
             a = b;
             continue;
         }
-        rt_offset got = move_at(fh->fd, sbuf, hi - lo, lo, 0);
+        rt_offset got = rt__io_pmove(fh->fd, sbuf, hi - lo, lo, 0);
         if (got < 0) {
             done = got;
             break;
@@ -227,7 +225,7 @@ rt_offset rt__io_view_move(rt_file *fh, rt_offset pos, char *buf, rt_offset n, i
     if (n <= 0)
         return 0;
     if (view_contiguous(fh))
-        return move_at(fh->fd, buf, n, fh->disp + pos, write);
+        return rt__io_pmove(fh->fd, buf, n, fh->disp + pos, write);
     /* small runs with holes between them: a read takes the holes too (data sieving); a write
      * could only do so by rewriting the holes, which another process may be writing: never */
     if (!write && fh->ds_read && fh->ft_size < SIEVE_RUN * fh->nruns) {
@@ -240,7 +238,7 @@ rt_offset rt__io_view_move(rt_file *fh, rt_offset pos, char *buf, rt_offset n, i
     while (done < n) {
         const struct rt__io_run *run = &fh->runs[i];
         rt_offset skip = w - run->at, len = run->len - skip < n - done ? run->len - skip : n - done;
-        rt_offset got = move_at(fh->fd, buf + done, len, fh->disp + k * fh->ft_extent + run->off + skip, write);
+        rt_offset got = rt__io_pmove(fh->fd, buf + done, len, fh->disp + k * fh->ft_extent + run->off + skip, write);
         if (got < 0)
             return got;
         done += got;

@@ -1,0 +1,25 @@
+/* io_test.h: what the MPI-IO tests share: the name of a test's file, unique per job, in
+ * $TMPDIR (default /tmp). */
+#ifndef IO_TEST_H
+#define IO_TEST_H
+
+#include "check.h"
+
+#include <unistd.h>
+
+/* Rank 0 names the file "<dir>/swy_io_<test>_<its pid>"; every rank of MPI_COMM_WORLD gets it. */
+static inline void io_file_name(char *name, int len, const char *test)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        const char *dir = getenv("TMPDIR");
+        if (!dir || !*dir)
+            dir = "/tmp";
+        int n = snprintf(name, len, "%s/swy_io_%s_%ld", dir, test, (long)getpid());
+        CHECK(n > 0 && n < len, "file name too long");
+    }
+    CHECK_SUCCESS(MPI_Bcast(name, len, MPI_CHAR, 0, MPI_COMM_WORLD));
+}
+
+#endif
