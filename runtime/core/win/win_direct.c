@@ -40,11 +40,6 @@ static struct ctl *ctl_of(const rt_win *w, int rank)
     return (struct ctl *)(w->ctl + w->ctl_stride * (size_t)rank);
 }
 
-/* Byte off of rank's window memory, as this process maps it. */
-static char *memory_at(const rt_win *w, int rank, int64_t off)
-{
-    return (char *)w->shm + w->shm_off[rank] + off;
-}
 
 /* Whether /dev/shm has room for MPI_Win_allocate's parts (each on its pages) with half of it
  * to spare: else the memory is private, and operations messages. */
@@ -134,6 +129,22 @@ int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *
 {
     struct ctl *c = ctl_of(w, rank);
     int me = w->comm->rank, dead;
+    if (__builtin_expect(!rt__failures() && !__atomic_load_n(&c->broken, __ATOMIC_ACQUIRE), 1)) {
+        /* no failure known, the lock not broken: a free lock is one compare-and-swap (an
+         * exclusive request counts itself a waiter only when it must wait) */
+        if (type == RT_LOCK_EXCLUSIVE) {
+            uint64_t v = 0;
+            __atomic_store_n(&c->holds[me], 2, __ATOMIC_RELAXED); /* before the lock: seen if this process dies */
+            if (__atomic_compare_exchange_n(&c->lock, &v, EXCL, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+                *answer = 1;
+                return RT_SUCCESS;
+            }
+        } else if (try_lock(c, type)) {
+            __atomic_store_n(&c->holds[me], 1, __ATOMIC_RELAXED);
+            *answer = 1;
+            return RT_SUCCESS;
+        }
+    }
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
     if ((dead = lock_broken(w, rank)) >= 0) {
@@ -220,7 +231,7 @@ int rt__win_direct_op(rt_win *w, int rank, const char *msg, void *rbuf, rt_type 
         return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
                         "a process of the window failed inside an accumulate at rank %d", rank);
     }
-    struct rma_mem m = {memory_at(w, rank, 0), 0, rank};
+    struct rma_mem m = {rt__win_direct_at(w, rank, 0), 0, rank};
     err = rt__rma_apply_to(w, &m, msg, w->comm->rank, old, fn);
     if (atomic)
         __atomic_store_n(&ctl_of(w, rank)->acc, 0, __ATOMIC_RELEASE);
@@ -235,11 +246,11 @@ int rt__win_direct_copy(rt_win *w, int rank, int64_t off, void *buf, int64_t len
 {
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
-    char *at = memory_at(w, rank, off);
+    char *at = rt__win_direct_at(w, rank, off);
     if (put)
-        rt__copy(at, buf, (size_t)len);
+        rt__win_copy(at, buf, (size_t)len);
     else
-        rt__copy(buf, at, (size_t)len);
+        rt__win_copy(buf, at, (size_t)len);
     return RT_SUCCESS;
 }
 
@@ -294,20 +305,48 @@ int rt__win_cma_min(void)
     return min;
 }
 
+/* *at += *in for one element of the predefined type id, when it is one of the common
+ * integer types (summed in the unsigned type of its size: wraps, as op.c does) or double:
+ * 1, else 0 (rt__op_apply does it). */
+static int sum_one(char *at, const void *in, int id)
+{
+#define SUM_AS(T)                                                                                  \
+    do {                                                                                           \
+        T a_, b_;                                                                                  \
+        memcpy(&a_, at, sizeof a_);                                                                \
+        memcpy(&b_, in, sizeof b_);                                                                \
+        a_ += b_;                                                                                  \
+        memcpy(at, &a_, sizeof a_);                                                                \
+        return 1;                                                                                  \
+    } while (0)
+    switch (id) {
+    case RT_B_INT: case RT_B_UNSIGNED: SUM_AS(unsigned);
+    case RT_B_LONG: case RT_B_UNSIGNED_LONG: SUM_AS(unsigned long);
+    case RT_B_LONG_LONG: case RT_B_UNSIGNED_LONG_LONG: SUM_AS(unsigned long long);
+    case RT_B_INT32_T: case RT_B_UINT32_T: SUM_AS(uint32_t);
+    case RT_B_INT64_T: case RT_B_UINT64_T: SUM_AS(uint64_t);
+    case RT_B_DOUBLE: SUM_AS(double);
+    default: return 0;
+    }
+#undef SUM_AS
+}
+
 int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, const void *cmp, void *result,
                        int64_t bytes, rt_op *op, rt_type *basic, const char *fn)
 {
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
-    char *at = memory_at(w, rank, off);
+    char *at = rt__win_direct_at(w, rank, off);
     if (acc_lock(w, rank) < 0)
         return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
                         "a process of the window failed inside an accumulate at rank %d", rank);
     int err = RT_SUCCESS;
     int swap = cmp && memcmp(at, cmp, (size_t)bytes) == 0; /* bit for bit, as the message path */
     if (result)
-        rt__copy(result, at, (size_t)bytes);
-    if (cmp) {
+        rt__win_copy(result, at, (size_t)bytes);
+    if (!cmp && in && bytes == basic->size && op->obj.index == RT_B_SUM && sum_one(at, in, basic->obj.index))
+        ; /* one element summed here (a counter's fetch-and-add) */
+    else if (cmp) {
         if (swap)
             memcpy(at, in, (size_t)bytes);
     } else if (in && op->obj.index == RT_B_REPLACE)

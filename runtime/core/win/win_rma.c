@@ -254,9 +254,70 @@ static int rma_send(rt_win *w, const struct rma_args *a, const char *fn)
     return RT_SUCCESS;
 }
 
+/* ------------------------------------------------------------ direct windows: the common case */
+
+/* rt__type_contig, inline here: the paths below ask it of every type. */
+static inline int contig(const rt_type *t)
+{
+    return t->size == 0 || (t->lay->dense && t->lay->dlo == 0 && t->size == t->extent);
+}
+
+/* Whether an operation at target of a direct window may go straight to its memory: a rank of
+ * the window, an access epoch open there, no process failure known. Anything else goes the
+ * general way (rma_send), which raises what is wrong. */
+static inline int direct_ready(const rt_win *w, int target)
+{
+    return w->direct && (unsigned)target < (unsigned)w->comm->size &&
+           (w->lock_all || w->locked[target] || w->fence_open) && !rt__failures();
+}
+
+/* A put (put = 1) or get of count elements of type at buf, one run at both ends, on a direct
+ * window: the byte offset of the run at the target in *off when it fits there, else -1 (the
+ * general path raises the error). */
+static inline int64_t direct_run(const rt_win *w, rt_count count, const rt_type *type, int target, rt_aint disp,
+                                 rt_count tcount, const rt_type *ttype, int64_t *bytes)
+{
+    *bytes = tcount * ttype->size;
+    int64_t off = (int64_t)disp * w->peers[target].disp_unit;
+    if (count * type->size != *bytes || !contig(type) || !contig(ttype) ||
+        (*bytes > 0 && (off < 0 || off + *bytes > w->peers[target].size)))
+        return -1;
+    return off;
+}
+
+/* Predefined (op, datatype) pairs an accumulate checked already (check_op: they fit; the
+ * origin's datatype the same): (op id, type id) -> 1. Set once, read without the checks. */
+static unsigned char op_fits[RT_NBUILTINS][RT_NBUILTINS];
+
+static inline int op_known(const rt_op *op, const rt_type *t)
+{
+    return op->obj.builtin && t->obj.builtin && __atomic_load_n(&op_fits[op->obj.index][t->obj.index], __ATOMIC_RELAXED);
+}
+
+/* An accumulate-family operation on a direct window whose origin, result and target
+ * datatypes are the same predefined one (count elements, one run): done here under the
+ * target's accumulate lock and RT_SUCCESS or its error, or -1 for the general path. */
+static inline int direct_acc(rt_win *w, const void *obuf, void *rbuf, rt_count count, rt_type *type, int target,
+                             rt_aint disp, rt_op *op, const char *fn)
+{
+    int64_t bytes, off;
+    if (!direct_ready(w, target) || !op_known(op, type) || type->basic < 0 ||
+        (off = direct_run(w, count, type, target, disp, count, type, &bytes)) < 0)
+        return -1;
+    return rt__win_direct_acc(w, target, off, op->obj.index == RT_B_NO_OP ? NULL : obuf, NULL, rbuf, bytes, op,
+                              (rt_type *)rt_builtins[type->basic], fn);
+}
+
 int rt_Put(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
            rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_win *win)
 {
+    int64_t off, bytes;
+    if (direct_ready(win, target_rank) &&
+        (off = direct_run(win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, &bytes)) >= 0) {
+        rt__win_copy(rt__win_direct_at(win, target_rank, off), origin_addr, (size_t)bytes);
+        return RT_SUCCESS;
+    }
     return rma_send(win, &(struct rma_args){.kind = RMA_PUT, .obuf = origin_addr, .ocount = origin_count,
                                             .otype = origin_datatype, .target = target_rank, .disp = target_disp,
                                             .tcount = target_count, .ttype = target_datatype, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL, .op = NULL, .req = NULL},
@@ -266,6 +327,13 @@ int rt_Put(const void *origin_addr, rt_count origin_count, rt_type *origin_datat
 int rt_Get(void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
            rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_win *win)
 {
+    int64_t off, bytes;
+    if (direct_ready(win, target_rank) &&
+        (off = direct_run(win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, &bytes)) >= 0) {
+        rt__win_copy(origin_addr, rt__win_direct_at(win, target_rank, off), (size_t)bytes);
+        return RT_SUCCESS;
+    }
     return rma_send(win, &(struct rma_args){.kind = RMA_GET, .rbuf = origin_addr, .rcount = origin_count,
                                             .rtype = origin_datatype, .target = target_rank, .disp = target_disp,
                                             .tcount = target_count, .ttype = target_datatype, .obuf = NULL, .cmp = NULL, .ocount = 0, .otype = NULL, .op = NULL, .req = NULL},
@@ -279,12 +347,19 @@ static int accumulate(rt_win *w, struct rma_args *a, const char *fn)
     if (noop && a->kind == RMA_GACC)
         a->otype = NULL; /* MPI_NO_OP: the origin buffer is ignored */
     int err = check_op(w, a->op, a->otype, a->ttype, fn);
+    if (!err && a->op->obj.builtin && a->ttype->obj.builtin && (!a->otype || a->otype == a->ttype))
+        __atomic_store_n(&op_fits[a->op->obj.index][a->ttype->obj.index], 1, __ATOMIC_RELAXED);
     return err ? err : rma_send(w, a, fn);
 }
 
 int rt_Accumulate(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
                   rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_op *op, rt_win *win)
 {
+    int err;
+    if (origin_datatype == target_datatype && origin_count == target_count &&
+        (err = direct_acc(win, origin_addr, NULL, origin_count, origin_datatype, target_rank, target_disp, op,
+                          "MPI_Accumulate")) >= 0)
+        return err;
     return accumulate(win, &(struct rma_args){.kind = RMA_ACC, .obuf = origin_addr, .ocount = origin_count,
                                               .otype = origin_datatype, .target = target_rank, .disp = target_disp,
                                               .tcount = target_count, .ttype = target_datatype, .op = op, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL, .req = NULL},
@@ -295,6 +370,12 @@ int rt_Get_accumulate(const void *origin_addr, rt_count origin_count, rt_type *o
                       rt_count result_count, rt_type *result_datatype, int target_rank, rt_aint target_disp,
                       rt_count target_count, rt_type *target_datatype, rt_op *op, rt_win *win)
 {
+    int err;
+    if (origin_datatype == target_datatype && result_datatype == target_datatype && origin_count == target_count &&
+        result_count == target_count &&
+        (err = direct_acc(win, origin_addr, result_addr, origin_count, origin_datatype, target_rank, target_disp, op,
+                          "MPI_Get_accumulate")) >= 0)
+        return err;
     return accumulate(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = origin_count,
                                               .otype = origin_datatype, .rbuf = result_addr, .rcount = result_count,
                                               .rtype = result_datatype, .target = target_rank, .disp = target_disp,
@@ -305,6 +386,9 @@ int rt_Get_accumulate(const void *origin_addr, rt_count origin_count, rt_type *o
 int rt_Fetch_and_op(const void *origin_addr, void *result_addr, rt_type *datatype, int target_rank,
                     rt_aint target_disp, rt_op *op, rt_win *win)
 {
+    int err = direct_acc(win, origin_addr, result_addr, 1, datatype, target_rank, target_disp, op, "MPI_Fetch_and_op");
+    if (err >= 0)
+        return err;
     return accumulate(win, &(struct rma_args){.kind = RMA_GACC, .obuf = origin_addr, .ocount = 1, .otype = datatype,
                                               .rbuf = result_addr, .rcount = 1, .rtype = datatype,
                                               .target = target_rank, .disp = target_disp, .tcount = 1,

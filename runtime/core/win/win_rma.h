@@ -4,6 +4,9 @@
 #define RT_WIN_RMA_H
 
 #include "win.h"
+#include "type/type.h"
+
+#include <string.h>
 
 /* Kinds of messages: operations, then passive-target control (lock, unlock, flush), then the
  * notices of post/start/complete/wait (a target posted, an origin completed; no reply). */
@@ -63,6 +66,28 @@ int rt__rma_move(rt_win *w, const struct rma_mem *m, const struct rma_blk *bl, i
 int rt__rma_apply_to(rt_win *w, const struct rma_mem *m, const char *msg, int src, char *old, const char *fn);
 
 /* Direct windows (w->direct, win_direct.c). */
+/* Byte off of rank's window memory, as this process maps it. */
+static inline char *rt__win_direct_at(const rt_win *w, int rank, int64_t off)
+{
+    return (char *)w->shm + w->shm_off[rank] + off;
+}
+/* Copies n bytes between buffers that do not overlap: a small power of two as one load and
+ * store (no call: a put or get of one element), else memcpy, or rt__copy from 2 KiB on. */
+static inline void rt__win_copy(void *dst, const void *src, size_t n)
+{
+    switch (n) {
+    case 8: memcpy(dst, src, 8); return;
+    case 4: memcpy(dst, src, 4); return;
+    case 16: memcpy(dst, src, 16); return;
+    case 2: memcpy(dst, src, 2); return;
+    case 1: memcpy(dst, src, 1); return;
+    default:
+        if (n < 2048)
+            memcpy(dst, src, n);
+        else
+            rt__copy(dst, src, n);
+    }
+}
 /* Waits for the lock of type at rank's memory: *answer = 1 when taken, -1 - r when rank r
  * failed holding or awaiting it (never granted again); rank's own failure raised on w. */
 int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *fn);

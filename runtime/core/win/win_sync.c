@@ -399,7 +399,7 @@ static int control(rt_win *w, int kind, int op, int rank, int *answer, const cha
  * already if set); a failure among them is raised on w naming fn. */
 static int finish_ops(rt_win *w, int err, int rank, const char *fn)
 {
-    int e2 = rt__rma_finish(&w->rma);
+    int e2 = w->rma.n ? rt__rma_finish(&w->rma) : RT_SUCCESS; /* none on a direct window */
     return err ? err : e2 ? rt__rma_failed(w, e2, rank, fn) : RT_SUCCESS;
 }
 
@@ -499,11 +499,32 @@ static int unlock_one(int rank, rt_win *win, const char *fn)
 
 int rt_Win_lock(int lock_type, int rank, int assert, rt_win *win)
 {
+    if (win->direct && !assert && (lock_type == RT_LOCK_SHARED || lock_type == RT_LOCK_EXCLUSIVE) &&
+        !win->no_locks && (unsigned)rank < (unsigned)win->comm->size && !win->locked[rank] && !win->lock_all) {
+        int answer = 1, err = rt__win_direct_lock(win, rank, lock_type, &answer, "MPI_Win_lock");
+        if (err) /* the common case above: lock_one's checks passed */
+            return err;
+        if (answer < 0)
+            return rt_raise(&win->obj, RT_X_ERR_PROC_FAILED, "MPI_Win_lock",
+                            "rank %d of the window failed holding a lock at rank %d: that lock is granted no more",
+                            -answer - 1, rank);
+        win->locked[rank] = (signed char)(lock_type == RT_LOCK_EXCLUSIVE ? 2 : 1);
+        win->nlocked++;
+        return RT_SUCCESS;
+    }
     return lock_one(lock_type, rank, assert, win, "MPI_Win_lock");
 }
 
 int rt_Win_unlock(int rank, rt_win *win)
 {
+    int v;
+    if (win->direct && !win->lock_all && (unsigned)rank < (unsigned)win->comm->size &&
+        ((v = win->locked[rank]) == 1 || v == 2)) { /* the common case: unlock_one's checks passed */
+        rt__win_direct_unlock(win, rank, v == 2 ? RT_LOCK_EXCLUSIVE : RT_LOCK_SHARED);
+        win->locked[rank] = 0;
+        win->nlocked--;
+        return finish_ops(win, RT_SUCCESS, rank, "MPI_Win_unlock");
+    }
     if (win->lock_all && rank >= 0 && rank < win->comm->size)
         return RT_ERR(win, RT_ERR_RMA_SYNC, "rank %d is in an MPI_Win_lock_all epoch: MPI_Win_unlock_all ends it", rank);
     return unlock_one(rank, win, "MPI_Win_unlock");
@@ -594,6 +615,10 @@ static int flush_one(int rank, rt_win *win, const char *fn)
 
 int rt_Win_flush(int rank, rt_win *win)
 {
+    if (win->direct && (unsigned)rank < (unsigned)win->comm->size && passive(win, rank)) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* the operations are done: only the memory's order is left */
+        return finish_ops(win, RT_SUCCESS, rank, "MPI_Win_flush");
+    }
     return flush_one(rank, win, "MPI_Win_flush");
 }
 
