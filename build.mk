@@ -100,10 +100,10 @@ $(LIB)/libmpich.so.12 $(LIB)/libmpi.so: $(LIB)/libmpi.so.12
 	ln -sf libmpi.so.12 $@
 
 # (with the objects of the mpi_f08 module, its == and /= on handles, and of the mpi module: the
-# procedures of both written in Fortran, MPI_Sizeof)
+# procedures of both written in Fortran, MPI_Sizeof; libffi for the closures of fcallbacks.c)
 $(LIB)/libmpifort.so.12: $(F_OBJ) $(OBJ)/mpi_f08.o $(INC)/mpi.mod $(LIB)/libmpi.so.12
 	$(CC) $(LDFLAGS_SO) -Wl,-soname,libmpifort.so.12 -Wl,-rpath,'$$ORIGIN' -o $@ $(F_OBJ) $(OBJ)/mpi_f08.o $(OBJ)/mpi_module.o \
-		-L$(LIB) -lmpi $(LIBS)
+		-L$(LIB) -lmpi $(LIBS) -lffi
 $(LIB)/libmpifort.so: $(LIB)/libmpifort.so.12
 	ln -sf libmpifort.so.12 $@
 

@@ -234,5 +234,27 @@ static intptr_t handle_value(const rt_obj *o, int cls)
     return af_encode(o, cls);
 }
 
+/* Data representation callbacks (MPI_Register_datarep / _c). */
+static int call_conversion(const rt_callback *cb, void *userbuf, rt_type *type, rt_count count, void *filebuf,
+                           rt_offset position, void *extra_state)
+{
+    MPI_Datatype dt = (MPI_Datatype)af_encode((const rt_obj *)type, RT_CLASS_DATATYPE);
+    int rc = cb->flags & RT_CB_LARGE
+                 ? ((MPI_Datarep_conversion_function_c *)(void (*)(void))cb->fn)(userbuf, dt, (MPI_Count)count, filebuf,
+                                                                                (MPI_Offset)position, extra_state)
+                 : ((MPI_Datarep_conversion_function *)(void (*)(void))cb->fn)(userbuf, dt, (int)count, filebuf,
+                                                                              (MPI_Offset)position, extra_state);
+    return af_error_code_in(rc);
+}
+
+static int call_extent(const rt_callback *cb, rt_type *type, rt_aint *extent, void *extra_state)
+{
+    MPI_Datatype dt = (MPI_Datatype)af_encode((const rt_obj *)type, RT_CLASS_DATATYPE);
+    MPI_Aint x = 0;
+    int rc = ((MPI_Datarep_extent_function *)(void (*)(void))cb->fn)(dt, &x, extra_state);
+    *extent = (rt_aint)x;
+    return af_error_code_in(rc);
+}
+
 const rt_face af_face = {RT_FACE_VERSION, "C (MPI-5.0 standard ABI)", call_errhandler, handle_at, call_op,
-                          call_copy, call_delete, handle_value};
+                          call_copy, call_delete, handle_value, call_conversion, call_extent};

@@ -52,30 +52,23 @@ def f08_callback(cbtype):
     """Whether the module offers an abstract interface for callback type cbtype (a CallbackType
     of callbacks.json): the attribute copy and delete callbacks, whose f08 form takes the same
     arguments by reference as the `use mpi` one (an f08 handle is a BIND(C) type holding the
-    INTEGER), so the runtime calls either the same way (RT_CB_FORTRAN); and a subroutine whose C
-    form takes every argument by pointer, each an integer or a handle the Fortran face passes
-    as is (not a file: converted), or an address it takes by value (TYPE(C_PTR), VALUE), so
-    the C call suits the Fortran procedure (error handlers, MPI_User_function); and any type the
-    spec says the runtime never calls (uncalled: generalized requests, data representations,
-    file error handlers), whose procedures the Fortran face hands on as they are. A large-count
-    callback (large_callback: MPI_User_function_c) is the same, its MPI_Count length an
-    INTEGER(KIND=MPI_COUNT_KIND) by reference."""
+    INTEGER), so the runtime calls either the same way (RT_CB_FORTRAN); a type whose C call suits
+    the Fortran procedure (emit_fortran.direct_callback: error handlers but the file's,
+    MPI_User_function); and a type whose every argument the Fortran face's closure (fcallbacks.c)
+    gives the procedure as f08 takes it (CLOSURE_CLASSES: by reference, handles as their INTEGER,
+    an address by value as TYPE(C_PTR), VALUE): the file error handler, data representations,
+    generalized requests. A large-count callback (large_callback: MPI_User_function_c) is the
+    same, its MPI_Count length an INTEGER(KIND=MPI_COUNT_KIND) by reference."""
     if cbtype is None:
         return False
-    if cbtype.uncalled:
+    if emit_fortran.attribute_callback_flags(cbtype) is not None or emit_fortran.direct_callback(cbtype):
         return True
-    if emit_fortran.attribute_callback_flags(cbtype) is not None:
-        return True
-    args = [q for q in cbtype.params if q.kind.cls != 'varargs']
-    return cbtype.ret == 'NOTHING' and bool(args) and all(_by_value_ptr(q) or q.pointer and (
-        q.kind.cls in ('int', 'count') and (q.kind.c == 'int' or LARGE_FORTRAN.get(q.kind.c) == q.kind.fortran)
-        or q.kind.cls == 'handle' and q.kind.handle != 'file') for q in args)
+    return all(q.kind.cls in CLOSURE_CLASSES and q.kind.fortran for q in cbtype.params if q.kind.cls != 'varargs')
 
 
-def _by_value_ptr(q):
-    """Whether callback parameter q is an address the C form takes by value (class c_pointer,
-    e.g. MPI_User_function's vectors): TYPE(C_PTR), VALUE in f08, the same C argument."""
-    return q.kind.cls == 'c_pointer' and not q.pointer
+# Parameter classes of a callback whose C arguments the Fortran face's closures convert.
+CLOSURE_CLASSES = {'handle', 'int', 'count', 'offset', 'aint', 'logical', 'status', 'extra_state', 'attribute',
+                   'c_pointer'}
 
 
 # Status forms with the layout of the C face's MPI_Status (a `use mpi` one, an f08 one).
@@ -153,14 +146,14 @@ def large_callback(cb):
 
 def _widened(p):
     """Parameter p with its large-count kind (poly, c_large) as the _c form has it: the C type
-    of the _c call, the Fortran type of that C type (LARGE_FORTRAN); a procedure of a
+    of the _c call, the Fortran type of that C type (emit_fortran.LARGE_FORTRAN); a procedure of a
     large-count callback type (POLYFUNCTION) of that type's large form."""
     k = p.kind
     if k.cls == 'function' and k.poly:
         # the kind stays: the C binding's type of the _c call is this func_type, as the plain one
         return dataclasses.replace(p, func_type=p.func_type + '_c', large_only=False)
     if k.poly and k.c_large:
-        k = dataclasses.replace(k, c=k.c_large, c_large=None, fortran=LARGE_FORTRAN[k.c_large])
+        k = dataclasses.replace(k, c=k.c_large, c_large=None, fortran=emit_fortran.LARGE_FORTRAN[k.c_large])
     return dataclasses.replace(p, kind=k, large_only=False)
 
 
@@ -179,7 +172,7 @@ def callback_interfaces(spec, types, procs):
             k = q.kind
             if k.cls == 'varargs':
                 continue
-            t = _named_type(k, types) or ('TYPE(C_PTR), VALUE' if _by_value_ptr(q) else k.fortran)
+            t = _named_type(k, types) or ('TYPE(C_PTR), VALUE' if emit_fortran.by_value_address(q) else k.fortran)
             decls.append('%s :: %s' % (t, q.name))
         if cb.ret == 'ERROR_CODE':
             decls.append('INTEGER :: ierror')
@@ -316,8 +309,6 @@ def module_constants(spec, types):
     return out, blocks
 
 
-# The Fortran type of a large-count kind in an f08 _c procedure, by its C type in the _c call.
-LARGE_FORTRAN = {'MPI_Count': 'INTEGER(KIND=MPI_COUNT_KIND)', 'MPI_Aint': 'INTEGER(KIND=MPI_ADDRESS_KIND)'}
 
 
 def large_form(proc):
@@ -365,7 +356,9 @@ def _large_procedure(small, large, spec, types):
     """Template data for the f08 large-count procedure of small (large: its large_form): the
     specific MPI_X_f08c of generic MPI_X, a C wrapper calling the C face's MPI_X_c."""
     params = emit_fortran.fortran_params(large)
-    decl, _, locals_, _, args, post, cleanup, _ = emit_fortran.conversion(large, _callbacks(spec))
+    decl, _, locals_, _, args, post, cleanup, _ = emit_fortran.conversion(
+        large, _callbacks(spec), fail='if (ierror)\n            *ierror = %s;\n        return;')
+    locals_ = [s.replace('\n', '\n    ') for s in locals_]  # one block deeper than an entry's
     d = _procedure(large, spec, types, {'params': ', '.join(decl)})
     cparams, checks, pre = [], [], []
     for p, c in zip(params, decl):

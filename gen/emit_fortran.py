@@ -86,6 +86,33 @@ def attribute_callback_flags(cbtype):
     return 'RT_CB_FORTRAN | RT_CB_FINT' if attrs[0].kind.fortran == 'INTEGER' else 'RT_CB_FORTRAN'
 
 
+# The Fortran type of a large-count kind in an f08 _c procedure, by its C type in the _c call.
+LARGE_FORTRAN = {'MPI_Count': 'INTEGER(KIND=MPI_COUNT_KIND)', 'MPI_Aint': 'INTEGER(KIND=MPI_ADDRESS_KIND)'}
+
+
+def by_value_address(q):
+    """Whether callback parameter q is an address the C form takes by value (class c_pointer,
+    e.g. MPI_User_function's vectors): what a Fortran procedure gets for a choice argument by
+    reference (TYPE(C_PTR), VALUE in f08), the same C argument."""
+    return q.kind.cls == 'c_pointer' and not q.pointer
+
+
+def direct_callback(cbtype):
+    """Whether the C call of callback type cbtype (a CallbackType) suits a Fortran procedure as
+    it is, so that the Fortran face over the MPICH ABI hands the procedure on unconverted: a
+    subroutine whose C form takes every argument by pointer, each an integer (an int, or a count
+    whose C type has the Fortran type of its kind) or a handle the Fortran face passes as is (not
+    a file: a C pointer there, converted), or an address by value (by_value_address): error
+    handlers, MPI_User_function. Any other (but the attribute callbacks, which the runtime is
+    told about) gets a closure converting the call (fcallbacks.c)."""
+    if cbtype is None:
+        return False
+    args = [q for q in cbtype.params if q.kind.cls != 'varargs']
+    return cbtype.ret == 'NOTHING' and bool(args) and all(by_value_address(q) or q.pointer and (
+        q.kind.cls in ('int', 'count') and (q.kind.c == 'int' or LARGE_FORTRAN.get(q.kind.c) == q.kind.fortran)
+        or q.kind.cls == 'handle' and q.kind.handle != 'file') for q in args)
+
+
 def _f2c(ctype, way='f2c'):
     """PMPI_X_f2c (or _c2f) of a C handle type: X is its class's f2c (spec/handles.json:
     Type for MPI_Datatype), else the type's name without MPI_ (a C symbol formed, no rule)."""
@@ -93,11 +120,12 @@ def _f2c(ctype, way='f2c'):
     return 'PMPI_%s_%s' % (stem, way)
 
 
-def conversion(proc, callbacks=None, abi=False):
+def conversion(proc, callbacks=None, abi=False, fail='*ierr = %s;\n        return;'):
     """Fortran wrapper pieces: Fortran parameter declarations, hidden lengths, locals, pre,
     the C call's arguments, post, cleanup, and why the procedure is not offered (None if it
     is). callbacks: callback types by name. abi: over the standard ABI, where C handles are
-    pointers that MPI_X_f2c / MPI_X_c2f convert, and the MPICH face's extras are absent."""
+    pointers that MPI_X_f2c / MPI_X_c2f convert, and the MPICH face's extras are absent.
+    fail: the C statements that end the wrapper with error code %s (a callback not converted)."""
     callbacks = callbacks or {}
     fparams = fortran_params(proc)
     fnames = {p.name for p in fparams}
@@ -157,13 +185,17 @@ def conversion(proc, callbacks=None, abi=False):
             args.append(n)
         elif c == 'function':
             args.append('(%s)%s' % (cdecl.c_base(p, False) if cdecl.c_base(p, False).endswith('*') else cdecl.c_base(p, False) + ' *', n))
-            flags = attribute_callback_flags(callbacks.get(p.func_type))
-            if abi:  # a closure converting the C handles for the Fortran procedure (fcallbacks.c)
+            cb = callbacks.get(p.func_type)
+            flags = attribute_callback_flags(cb)
+            # a closure converting the C arguments for the Fortran procedure (fcallbacks.c): every
+            # callback over the standard ABI, over the MPICH one those whose C call does not suit it
+            if abi or cb is not None and not flags and not direct_callback(cb):
                 args[-1] = '(%s *)c_%s' % (p.func_type, n)
+                why = ('a Fortran %s is not supported over the standard ABI yet' if abi else
+                       'no C function could be made for a Fortran %s') % p.func_type
                 locals_.append('ff_proc c_%s = NULL;' % n)  # stays NULL for a marker of the C null procedure
-                locals_.append('if (ff_callback("%s", (ff_proc)%s, &c_%s) != 0) {\n        *ierr = ff_unsupported("%s", '
-                               '"a Fortran %s is not supported over the standard ABI yet");\n        return;\n    }'
-                               % (p.func_type, n, n, proc.name.upper(), p.func_type))
+                locals_.append('if (ff_callback("%s", (ff_proc)%s, &c_%s) != 0) {\n        %s\n    }'
+                               % (p.func_type, n, n, fail % ('ff_unsupported("%s", "%s")' % (proc.name.upper(), why))))
             elif flags:
                 mark = 'MPIR_Keyval_set_fortran_cb(*%s, %s);' % (_keyval_param(proc), flags)
                 if mark not in post:  # copy and delete callbacks: one mark per keyval

@@ -89,6 +89,5 @@ MPI_Fint ff08_noncontiguous(const char *fn, const char *arg, const MPI_Fint *com
  * function_c); mpif.h and `use mpi` have no large-count callbacks): as fsupport.c's
  * MPI_CONVERSION_FN_NULL, a marker for MPI_Register_datarep_c, never called. gfortran's name of
  * it only: MPICH's libraries export no other. (The standard-ABI library has no mpi_f08.) */
-FACE_API void mpi_conversion_fn_null_c_(void);
 FACE_API void mpi_conversion_fn_null_c_(void) {}
 #endif

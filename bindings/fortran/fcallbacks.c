@@ -1,8 +1,5 @@
-/* fcallbacks.c — over the standard ABI (FF_ABI): Fortran procedures given as callbacks. The
- * library calls a C function with C handles; a libffi closure per (callback type, Fortran
- * procedure) converts the arguments to Fortran ones (handles through MPI_X_c2f, everything by
- * reference, IERROR last where C returns int) and calls the procedure. */
-#ifdef FF_ABI
+/* fcallbacks.c — libffi closures calling Fortran procedures given as callbacks whose C call does not
+ * suit them (all over the standard ABI): C arguments to Fortran ones. Built into both Fortran faces. */
 #include <ffi.h>
 #include <pthread.h>
 #include <string.h>
@@ -97,17 +94,23 @@ static void greq_cancel(ffi_cif *cif, void *ret, void **args, void *f)
 }
 
 /* Data representations: CONVERSION(USERBUF, DATATYPE, COUNT, FILEBUF, POSITION, EXTRA_STATE,
- * IERROR), POSITION an INTEGER(MPI_OFFSET_KIND); EXTENT(DATATYPE, EXTENT, EXTRA_STATE, IERROR). */
-static void datarep_conversion(ffi_cif *cif, void *ret, void **args, void *f)
-{
-    (void)cif;
-    MPI_Fint type = PMPI_Type_c2f(ARG(MPI_Datatype, 1)), count = ARG(int, 2), ierr = MPI_SUCCESS;
-    MPI_Offset position = ARG(MPI_Offset, 4);
-    MPI_Aint extra = (MPI_Aint)ARG(void *, 5);
-    ((void (*)(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Offset *, MPI_Aint *, MPI_Fint *))f)(
-        ARG(void *, 0), &type, &count, ARG(void *, 3), &position, &extra, &ierr);
-    *(ffi_arg *)ret = (ffi_arg)ierr;
-}
+ * IERROR), POSITION an INTEGER(MPI_OFFSET_KIND), COUNT an INTEGER (N = MPI_Fint) or, for the
+ * large-count MPI_Datarep_conversion_function_c of mpi_f08, an INTEGER(MPI_COUNT_KIND);
+ * EXTENT(DATATYPE, EXTENT, EXTRA_STATE, IERROR). */
+#define CONVERSION_FN(name, N, CN)                                                                      \
+    static void name(ffi_cif *cif, void *ret, void **args, void *f)                                     \
+    {                                                                                                   \
+        (void)cif;                                                                                      \
+        MPI_Fint type = PMPI_Type_c2f(ARG(MPI_Datatype, 1)), ierr = MPI_SUCCESS;                       \
+        N count = (N)ARG(CN, 2);                                                                        \
+        MPI_Offset position = ARG(MPI_Offset, 4);                                                       \
+        MPI_Aint extra = (MPI_Aint)ARG(void *, 5);                                                      \
+        ((void (*)(void *, MPI_Fint *, N *, void *, MPI_Offset *, MPI_Aint *, MPI_Fint *))f)(           \
+            ARG(void *, 0), &type, &count, ARG(void *, 3), &position, &extra, &ierr);                   \
+        *(ffi_arg *)ret = (ffi_arg)ierr;                                                                \
+    }
+CONVERSION_FN(datarep_conversion, MPI_Fint, int)
+CONVERSION_FN(datarep_conversion_c, MPI_Count, MPI_Count)
 
 static void datarep_extent(ffi_cif *cif, void *ret, void **args, void *f)
 {
@@ -118,8 +121,11 @@ static void datarep_extent(ffi_cif *cif, void *ret, void **args, void *f)
     *(ffi_arg *)ret = (ffi_arg)ierr;
 }
 
-/* The C signature of each callback type and its handler. */
-enum { P = 1, I = 2, O = 3 }; /* argument types: pointer or handle (P), int (I), MPI_Offset (O) */
+/* The C signature of each callback type and its handler. Argument types: a pointer (P), a
+ * handle by value (H: a pointer over the standard ABI, an int over MPICH's; never a file), an
+ * int (I), a 64-bit integer (O: MPI_Offset, MPI_Count). */
+enum { P = 1, H, I, O };
+_Static_assert(sizeof(MPI_Offset) == 8 && sizeof(MPI_Count) == 8, "O arguments are 64-bit");
 static const struct kind {
     const char *type;
     void (*handler)(ffi_cif *, void *, void **, void *);
@@ -132,19 +138,20 @@ static const struct kind {
     {"MPI_Win_errhandler_function", win_errh, 0, 2, {P, P}},
     {"MPI_File_errhandler_function", file_errh, 0, 2, {P, P}},
     {"MPI_Session_errhandler_function", session_errh, 0, 2, {P, P}},
-    {"MPI_Comm_copy_attr_function", comm_copy, 1, 6, {P, I, P, P, P, P}},
-    {"MPI_Type_copy_attr_function", type_copy, 1, 6, {P, I, P, P, P, P}},
-    {"MPI_Win_copy_attr_function", win_copy, 1, 6, {P, I, P, P, P, P}},
-    {"MPI_Copy_function", legacy_copy, 1, 6, {P, I, P, P, P, P}},
-    {"MPI_Comm_delete_attr_function", comm_delete, 1, 4, {P, I, P, P}},
-    {"MPI_Type_delete_attr_function", type_delete, 1, 4, {P, I, P, P}},
-    {"MPI_Win_delete_attr_function", win_delete, 1, 4, {P, I, P, P}},
-    {"MPI_Delete_function", legacy_delete, 1, 4, {P, I, P, P}},
+    {"MPI_Comm_copy_attr_function", comm_copy, 1, 6, {H, I, P, P, P, P}},
+    {"MPI_Type_copy_attr_function", type_copy, 1, 6, {H, I, P, P, P, P}},
+    {"MPI_Win_copy_attr_function", win_copy, 1, 6, {H, I, P, P, P, P}},
+    {"MPI_Copy_function", legacy_copy, 1, 6, {H, I, P, P, P, P}},
+    {"MPI_Comm_delete_attr_function", comm_delete, 1, 4, {H, I, P, P}},
+    {"MPI_Type_delete_attr_function", type_delete, 1, 4, {H, I, P, P}},
+    {"MPI_Win_delete_attr_function", win_delete, 1, 4, {H, I, P, P}},
+    {"MPI_Delete_function", legacy_delete, 1, 4, {H, I, P, P}},
     {"MPI_Grequest_query_function", greq_query, 1, 2, {P, P}},
     {"MPI_Grequest_free_function", greq_free, 1, 1, {P}},
     {"MPI_Grequest_cancel_function", greq_cancel, 1, 2, {P, I}},
-    {"MPI_Datarep_conversion_function", datarep_conversion, 1, 6, {P, P, I, P, O, P}},
-    {"MPI_Datarep_extent_function", datarep_extent, 1, 3, {P, P, P}},
+    {"MPI_Datarep_conversion_function", datarep_conversion, 1, 6, {P, H, I, P, O, P}},
+    {"MPI_Datarep_conversion_function_c", datarep_conversion_c, 1, 6, {P, H, O, P, O, P}},
+    {"MPI_Datarep_extent_function", datarep_extent, 1, 3, {H, P, P}},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -155,6 +162,9 @@ static const struct {
     ff_proc marker;
 } nulls[] = {
     {"MPI_Datarep_conversion_function", mpi_conversion_fn_null_},
+#ifndef FF_ABI /* the standard-ABI library has no mpi_f08 */
+    {"MPI_Datarep_conversion_function_c", mpi_conversion_fn_null_c_},
+#endif
 };
 
 /* One closure per (kind, Fortran procedure), made on first use and never freed: the library
@@ -176,6 +186,7 @@ static ff_proc make(int k, ff_proc fn)
         for (int i = 0; i < kinds[k].nargs; i++)
             cif_args[k][i] = kinds[k].args[i] == I   ? &ffi_type_sint
                              : kinds[k].args[i] == O ? &ffi_type_sint64
+                             : kinds[k].args[i] == H && sizeof(MPI_Datatype) == sizeof(int) ? &ffi_type_sint
                                                      : &ffi_type_pointer;
         if (ffi_prep_cif(&cifs[k], FFI_DEFAULT_ABI, (unsigned)kinds[k].nargs,
                          kinds[k].ret_int ? &ffi_type_sint : &ffi_type_void, cif_args[k]) != FFI_OK)
@@ -218,4 +229,3 @@ int ff_callback(const char *type, ff_proc fn, ff_proc *out)
     *out = code;
     return code ? 0 : -1;
 }
-#endif

@@ -68,15 +68,20 @@ MPI_Aint *ff_aints_in(const MPI_Fint *f, MPI_Fint n);
  * MPI_WIN_BASE: the address itself) and plain values in Fortran. */
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval);
 
-/* Over the standard ABI: sets *code to the C function to give the library for Fortran procedure
- * fn passed where the C binding takes a `type` (its name in the spec, e.g. "MPI_User_function"):
- * a closure calling fn, or NULL when fn is the Fortran marker of the type's C null procedure
+/* Sets *code to the C function to give the library for Fortran procedure fn passed where the C
+ * binding takes a `type` (its name in the spec, e.g. "MPI_User_function"; over the MPICH ABI only
+ * the types whose C call does not suit the procedure, emit_fortran.direct_callback): a closure
+ * calling fn, or NULL when fn is the Fortran marker of the type's C null procedure
  * (MPI_CONVERSION_FN_NULL). Returns 0, or -1 (*code NULL) when that callback type cannot be
  * converted or memory runs out (fcallbacks.c). */
 typedef void (*ff_proc)(void);
 int ff_callback(const char *type, ff_proc fn, ff_proc *code);
-/* MPI_CONVERSION_FN_NULL of the Fortran faces (fsupport.c): a marker, never called. */
+/* MPI_CONVERSION_FN_NULL of the Fortran faces (fsupport.c) and mpi_f08's MPI_CONVERSION_FN_NULL_C
+ * (f08support.c, libmpifort only): markers, never called. */
 FACE_API void mpi_conversion_fn_null_(void);
+#ifndef FF_ABI
+FACE_API void mpi_conversion_fn_null_c_(void);
+#endif
 
 /* Over the standard ABI: the length of a '*'-long array argument of a collective on comm, by
  * the spec's extent: its peers (the remote group of an inter-communicator, else the group),
@@ -107,8 +112,8 @@ static inline void ff_settle(struct ff_kept *detached, const MPI_Request *reques
 }
 #endif
 
-/* Over the standard ABI: raises MPI_ERR_UNSUPPORTED_OPERATION on MPI_COMM_WORLD with a
- * message naming the procedure (upper case) and why; returns the error code. */
+/* Raises MPI_ERR_UNSUPPORTED_OPERATION on MPI_COMM_WORLD with a message naming the procedure
+ * (upper case) and why; returns the error code. */
 MPI_Fint ff_unsupported(const char *name, const char *why);
 
 #ifndef FF_ABI

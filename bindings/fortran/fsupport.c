@@ -206,6 +206,15 @@ MPI_Fint ff_unsupported(const char *name, const char *why)
     return code;
 }
 #else
+/* libmpi's extra (bindings/c/handles.c): raises errclass on comm's error handler with the
+ * message "<name>: <text>"; returns the error code. */
+int MPIR_Err_raise(MPI_Comm comm, int errclass, const char *name, const char *text);
+
+MPI_Fint ff_unsupported(const char *name, const char *why)
+{
+    return MPIR_Err_raise(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION, name, why);
+}
+
 MPI_Aint ff_attr_out(void *c_value, MPI_Fint keyval)
 {
     /* mpif.h's predefined keyvals are the C ones + 1 (MPICH's numbering); C accepts both */

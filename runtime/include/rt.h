@@ -97,7 +97,7 @@ typedef struct rt_callback {
                              only to pick the value's view and the copy's kind (RT_ATTR_*);
                              the face does the calling convention. */
 
-#define RT_FACE_VERSION 3
+#define RT_FACE_VERSION 4
 /* What the runtime needs from a face to call user code. Methods valid for version >= 1:
  * call_errhandler: call cb (an error handler for objects of class obj->cls) with the face's
  *   handle for obj and the face's value of the runtime error code `code`.
@@ -121,7 +121,14 @@ typedef struct rt_callback {
  * call_delete: call cb (a delete callback of kv) for attribute value `val` of obj; returns
  *   the callback's error code translated to a runtime code.
  * handle_value: the face's handle value of o (class cls; NULL: the null handle), for
- *   error messages about objects the runtime holds (e.g. a keyval of the wrong kind). */
+ *   error messages about objects the runtime holds (e.g. a keyval of the wrong kind).
+ * Methods valid for version >= 4 (data representations, MPI_Register_datarep; cb->fn is never
+ * NULL):
+ * call_conversion: call cb (a conversion function) as f(userbuf, dt, count, filebuf, position,
+ *   extra_state) with dt the face's handle for type; count a C int unless cb->flags &
+ *   RT_CB_LARGE (MPI_Count; the runtime never passes more than INT_MAX to an int one). Returns
+ *   the callback's error code translated to a runtime code.
+ * call_extent: call cb (an extent function) as f(dt, &extent, extra_state); the same code. */
 typedef struct rt_face {
     int version;
     const char *name;
@@ -135,6 +142,10 @@ typedef struct rt_face {
                      rt_aint *out, int *flag);
     int (*call_delete)(const rt_callback *cb, rt_obj *obj, rt_keyval *kv, void *extra_state, rt_aint val);
     intptr_t (*handle_value)(const rt_obj *o, int cls);
+    /* version >= 4 */
+    int (*call_conversion)(const rt_callback *cb, void *userbuf, rt_type *type, rt_count count, void *filebuf,
+                           rt_offset position, void *extra_state);
+    int (*call_extent)(const rt_callback *cb, rt_type *type, rt_aint *extent, void *extra_state);
 } rt_face;
 
 /* Lets the predefined ops apply to the op/type pairs MPICH 4.0.2 accepts beyond the standard

@@ -1,18 +1,10 @@
 /* unsupported.c — a procedure the runtime does not implement yet returns
- * MPI_ERR_UNSUPPORTED_OPERATION through the error handler, with a message naming it (its _c
- * form by its own name), and makes no error code: MPI_LASTUSEDCODE stays. */
+ * MPI_ERR_UNSUPPORTED_OPERATION through the error handler, with a message naming it, and makes
+ * no error code: MPI_LASTUSEDCODE stays. */
 #include <mpi.h>
 #include <string.h>
 
 #include "check.h"
-
-static int extent_fn(MPI_Datatype type, MPI_Aint *extent, void *extra_state)
-{
-    (void)type;
-    (void)extra_state;
-    *extent = 4;
-    return MPI_SUCCESS;
-}
 
 int main(int argc, char **argv)
 {
@@ -27,14 +19,6 @@ int main(int argc, char **argv)
     char port[MPI_MAX_PORT_NAME];
     int err = MPI_Open_port(MPI_INFO_NULL, port);
     CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Open_port", "not implemented");
-
-    /* a procedure and its large-count form: each message names the one called */
-    err = MPI_Register_datarep("unsupported", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
-                               extent_fn, NULL);
-    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Register_datarep: not implemented");
-    err = MPI_Register_datarep_c("unsupported_c", MPI_CONVERSION_FN_NULL_C, MPI_CONVERSION_FN_NULL_C,
-                                 extent_fn, NULL);
-    CHECK_ERR(err, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Register_datarep_c: not implemented");
 
     /* through the communicator's error handler (partitioned communication has no issue yet) */
     int buf[4] = {1, 2, 3, 4};

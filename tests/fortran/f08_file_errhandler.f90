@@ -1,26 +1,36 @@
-! f08_file_errhandler.f90 — MPI_File_create_errhandler in `use mpi_f08` (an f08 procedure of
-! interface MPI_File_errhandler_function): a file error handler, which a communicator refuses
-! (MPI_ERR_ARG), freed to MPI_ERRHANDLER_NULL. No file runs it: the runtime opens none.
+! f08_file_errhandler.f90 — an f08 file error handler: a communicator refuses it (MPI_ERR_ARG); real errors run it
+! with their file and code (an open of a missing file: MPI_FILE_NULL; a write-only read: the file); freed to NULL.
 module f08_feh_record
   use mpi_f08
   implicit none
-  integer :: ncalls = 0
+  integer :: ncalls = 0, last_code = MPI_SUCCESS
+  type(MPI_File) :: last_file
 contains
   subroutine file_handler(file, error_code)
     type(MPI_File) :: file
     integer :: error_code
     ncalls = ncalls + 1
-    if (file == MPI_FILE_NULL .and. error_code == MPI_SUCCESS) ncalls = ncalls + 1
+    last_file = file
+    last_code = error_code
   end subroutine file_handler
 end module f08_feh_record
 
 program f08_file_errhandler
+  use, intrinsic :: iso_c_binding, only: c_int
   use mpi_f08
   use f08_feh_record
   implicit none
+  interface
+    function c_getpid() bind(C, name='getpid')
+      import :: c_int
+      integer(c_int) :: c_getpid
+    end function c_getpid
+  end interface
   type(MPI_Errhandler) :: feh, got
-  integer :: ierr, cls, slen
+  type(MPI_File) :: fh
+  integer :: ierr, cls, slen, dlen, dstat, x
   character(len=MPI_MAX_ERROR_STRING) :: msg
+  character(len=512) :: dir, fname
 
   call MPI_Init()
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
@@ -48,11 +58,42 @@ program f08_file_errhandler
   if (got == feh .or. got == MPI_ERRHANDLER_NULL) stop 7
   call MPI_Errhandler_free(got)
 
+  if (ncalls /= 0) stop 8
+
+  call get_environment_variable('TMPDIR', dir, dlen, dstat)
+  if (dstat /= 0 .or. dlen == 0) dir = '/tmp'
+  write (fname, '(a,a,i0)') trim(dir), '/swy_io_f08_feh_', c_getpid()
+
+  ! MPI_FILE_NULL's handler gets the errors of MPI_File_open: a missing file, not created
+  call MPI_File_set_errhandler(MPI_FILE_NULL, feh)
+  call MPI_File_open(MPI_COMM_WORLD, trim(fname) // '.missing', MPI_MODE_RDONLY, MPI_INFO_NULL, fh, ierr)
+  if (ierr == MPI_SUCCESS) stop 11
+  if (ncalls /= 1) stop 12
+  if (last_file /= MPI_FILE_NULL) stop 13
+  call MPI_Error_class(last_code, cls)
+  if (cls /= MPI_ERR_NO_SUCH_FILE) stop 14
+  call MPI_Error_class(ierr, cls)
+  if (cls /= MPI_ERR_NO_SUCH_FILE) stop 15
+  call MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN)
+
+  ! a file's handler gets its errors: a read of a file opened write-only
+  call MPI_File_open(MPI_COMM_WORLD, trim(fname), MPI_MODE_CREATE + MPI_MODE_WRONLY, MPI_INFO_NULL, fh, ierr)
+  if (ierr /= MPI_SUCCESS) stop 16
+  call MPI_File_set_errhandler(fh, feh)
+  call MPI_File_read_at(fh, 0_MPI_OFFSET_KIND, x, 1, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+  if (ierr == MPI_SUCCESS) stop 17
+  if (ncalls /= 2) stop 18
+  if (last_file /= fh .or. last_file == MPI_FILE_NULL) stop 19
+  call MPI_Error_class(last_code, cls)
+  if (cls /= MPI_ERR_ACCESS) stop 20
+  call MPI_File_close(fh, ierr)
+  if (ierr /= MPI_SUCCESS) stop 21
+  call MPI_File_delete(trim(fname), MPI_INFO_NULL, ierr)
+
   ierr = -1
   call MPI_Errhandler_free(feh, ierr)
-  if (ierr /= MPI_SUCCESS) stop 8
-  if (feh /= MPI_ERRHANDLER_NULL) stop 9
-  if (ncalls /= 0) stop 10
+  if (ierr /= MPI_SUCCESS) stop 9
+  if (feh /= MPI_ERRHANDLER_NULL) stop 10
 
   call MPI_Finalize()
   print '(a)', 'f08_file_errhandler: OK'

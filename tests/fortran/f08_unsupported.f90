@@ -1,12 +1,10 @@
-! f08_unsupported.f90 — `use mpi_f08`'s MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Grequest_start,
-! MPI_Register_datarep and MPI_Register_datarep_c (and their callback interfaces, the large-count
-! MPI_Datarep_conversion_function_c for the last, and the predefined MPI_CONVERSION_FN_NULL and
-! MPI_CONVERSION_FN_NULL_C) with valid arguments: each reaches the runtime, which does not
-! implement it, so ierror is of class MPI_ERR_UNSUPPORTED_OPERATION and its message names the procedure (a _c form by its own name).
+! f08_unsupported.f90 — `use mpi_f08`'s MPI_Comm_spawn, MPI_Comm_spawn_multiple and
+! MPI_Grequest_start (and its callback interfaces) with valid arguments: each reaches the runtime,
+! which does not implement it, so ierror is of class MPI_ERR_UNSUPPORTED_OPERATION and its message
+! names the procedure.
 ! No callback runs.
 module f08_unsup_fns
   use mpi_f08
-  use, intrinsic :: iso_c_binding, only: C_PTR
   implicit none
   integer :: ncalls = 0
 contains
@@ -35,38 +33,6 @@ contains
     ierror = MPI_SUCCESS
   end subroutine cancel_fn
 
-  subroutine conversion_fn(userbuf, datatype, count, filebuf, position, extra_state, ierror)
-    type(C_PTR), value :: userbuf, filebuf
-    type(MPI_Datatype) :: datatype
-    integer :: count, ierror
-    integer(kind=MPI_OFFSET_KIND) :: position
-    integer(kind=MPI_ADDRESS_KIND) :: extra_state
-    ncalls = ncalls + 1
-    if (datatype == MPI_INTEGER .and. count + position + extra_state > 0) ncalls = ncalls + 1
-    ierror = MPI_SUCCESS
-  end subroutine conversion_fn
-
-  subroutine conversion_fn_c(userbuf, datatype, count, filebuf, position, extra_state, ierror)
-    type(C_PTR), value :: userbuf, filebuf
-    type(MPI_Datatype) :: datatype
-    integer(kind=MPI_COUNT_KIND) :: count
-    integer(kind=MPI_OFFSET_KIND) :: position
-    integer(kind=MPI_ADDRESS_KIND) :: extra_state
-    integer :: ierror
-    ncalls = ncalls + 1
-    if (datatype == MPI_INTEGER .and. count + position + extra_state > 0) ncalls = ncalls + 1
-    ierror = MPI_SUCCESS
-  end subroutine conversion_fn_c
-
-  subroutine extent_fn(datatype, extent, extra_state, ierror)
-    type(MPI_Datatype) :: datatype
-    integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
-    integer :: ierror
-    ncalls = ncalls + 1
-    extent = extra_state
-    if (datatype == MPI_INTEGER) extent = 4
-    ierror = MPI_SUCCESS
-  end subroutine extent_fn
 end module f08_unsup_fns
 
 program f08_unsupported
@@ -102,18 +68,6 @@ program f08_unsupported
 
   call MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra, req, ierr)
   call expect(ierr, 'MPI_Grequest_start', 4)
-
-  call MPI_Register_datarep('f08_unsupported', conversion_fn, conversion_fn, extent_fn, extra, ierr)
-  call expect(ierr, 'MPI_Register_datarep:', 5)
-  call MPI_Register_datarep('f08_unsupported_null', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, &
-                            extent_fn, extra, ierr)
-  call expect(ierr, 'MPI_Register_datarep:', 6)
-  call MPI_Register_datarep_c('f08_unsupported_c', conversion_fn_c, conversion_fn_c, extent_fn, extra, ierr)
-  call expect(ierr, 'MPI_Register_datarep_c:', 7)
-  call MPI_Register_datarep_c('f08_unsupported_null_c', MPI_CONVERSION_FN_NULL_C, MPI_CONVERSION_FN_NULL_C, &
-                              extent_fn, extra, ierr)
-  call expect(ierr, 'MPI_Register_datarep_c:', 8)
-
 
   if (ncalls /= 0) stop 99
   call MPI_Finalize()

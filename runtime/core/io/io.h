@@ -33,10 +33,12 @@ struct rt_file {
     rt_offset disp;             /* bytes */
     rt_type *etype, *filetype;  /* each holds a reference */
     char datarep[RT_MAX_DATAREP_STRING];
-    int external;               /* the datarep is external32: data in the file are big-endian */
-    struct rt__io_run *runs;    /* the filetype's data, in order (owned); one run: contiguous */
+    const struct rt__datarep *rep; /* the data representation: NULL for native (io_datarep.c) */
+    struct rt__io_run *runs;    /* the filetype's data in the file, in order (owned); one run:
+                                   contiguous */
     int nruns;
-    rt_offset ft_size, ft_extent; /* bytes of data in a filetype element, and its extent */
+    rt_offset ft_size, ft_extent; /* bytes of data in a filetype element in the file, its extent */
+    rt_offset esize;            /* bytes of an etype in the file */
     rt_offset fp;               /* the individual file pointer, in etypes of the view */
     /* the shared file pointer (io_shared.c): one MPI_Offset in a window at rank 0 */
     rt_win *shared;
@@ -85,6 +87,27 @@ struct rt__io_piece {
  * (which is file order: a view's offsets never go back), adjacent ones merged: *out (malloc'ed,
  * NULL when n is 0) and *count. -1 when out of memory. */
 int rt__io_view_pieces(const rt_file *fh, rt_offset pos, rt_offset n, struct rt__io_piece **out, int *count);
+
+/* ---- data representations (io_datarep.c) */
+
+/* A data representation other than native: external32 or one registered by the user. */
+struct rt__datarep;
+/* The standard's big-endian representation. */
+extern const struct rt__datarep rt__io_external32;
+/* 1 if `name` is a data representation this process knows (*rep: NULL for native and
+ * internal, which are the same here), else 0. */
+int rt__io_datarep_find(const char *name, const struct rt__datarep **rep);
+/* *out (a new reference) = t as laid out in files of representation rep (NULL: t itself): its
+ * basic elements of their file extents (rt__type_remap). Errors (an extent function's, a type
+ * with no external32 form) are raised on fh naming fn. */
+int rt__io_file_type(rt_file *fh, const struct rt__datarep *rep, rt_type *t, rt_type **out, const char *fn);
+/* *bytes = the bytes count elements of type take in fh's file (its view's representation). */
+int rt__io_file_bytes(rt_file *fh, rt_type *type, rt_count count, rt_offset *bytes, const char *fn);
+/* Converts count elements of type between buf (the user's, native) and filebuf (the file's
+ * form, fsize bytes each) through fh's representation (to_file: buf -> filebuf). Errors are
+ * raised on fh naming fn. */
+int rt__io_convert(rt_file *fh, int to_file, void *buf, rt_type *type, rt_count count, void *filebuf,
+                   rt_offset fsize, const char *fn);
 
 /* ---- collective access (io_coll.c) */
 

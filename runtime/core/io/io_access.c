@@ -23,16 +23,12 @@ static int lock_file(rt_file *fh, short type)
     return 0;
 }
 
-/* How many etypes of fh's view count elements of type fill (in its data representation). */
-static rt_offset etypes_of(const rt_file *fh, rt_count count, const rt_type *type)
-{
-    return count * (fh->external ? rt__type_ext_size(type) : type->size) / fh->etype->size;
-}
-
-/* What forbids this access on fh, or RT_SUCCESS (raised on fh naming fn). */
+/* What forbids this access on fh, or RT_SUCCESS (raised on fh naming fn); *fbytes = the bytes
+ * its data take in the file. */
 static int access_check(rt_file *fh, int where, rt_offset offset, rt_type *type, rt_count count, int write,
-                        const char *fn)
+                        rt_offset *fbytes, const char *fn)
 {
+    *fbytes = 0;
     if (write && (fh->amode & RT_MODE_RDONLY))
         return rt_raise(&fh->obj, RT_ERR_READ_ONLY, fn, "the file was opened MPI_MODE_RDONLY");
     if (!write && (fh->amode & RT_MODE_WRONLY))
@@ -43,48 +39,40 @@ static int access_check(rt_file *fh, int where, rt_offset offset, rt_type *type,
     if (offset < 0)
         return rt_raise(&fh->obj, RT_ERR_ARG, fn, "invalid offset 'offset' = %lld", (long long)offset);
     int err = rt__type_check(type, &fh->obj, fn);
-    if (err)
+    if (err || (err = rt__io_file_bytes(fh, type, count, fbytes, fn)))
         return err;
-    if (fh->external && rt__type_ext_size(type) < 0)
-        return rt_raise(&fh->obj, RT_ERR_CONVERSION, fn,
-                        "datatype 'datatype' has no external32 representation (long double) for this file's view");
-    if ((count * (fh->external ? rt__type_ext_size(type) : type->size)) % fh->etype->size)
+    if (*fbytes % fh->esize)
         return rt_raise(&fh->obj, RT_ERR_TYPE, fn,
-                        "%lld elements of datatype 'datatype' (%lld bytes) are not whole etypes of the view (%lld bytes)",
-                        (long long)count, (long long)(count * type->size), (long long)fh->etype->size);
+                        "%lld elements of datatype 'datatype' (%lld bytes in the file) are not whole etypes of the "
+                        "view (%lld bytes)", (long long)count, (long long)*fbytes, (long long)fh->esize);
     return RT_SUCCESS;
 }
 
 static int move_native(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count,
                        rt_type *type, int write, rt_status *status, const char *fn);
 
-/* move() for an external32 view: the data go through a packed external32 copy (converted after
- * a read: only the whole elements that arrived); the status counts their native bytes. */
-static int move_external(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count,
-                         rt_type *type, int write, rt_status *status, const char *fn)
+/* move() for a view in another representation than native: the data go through the file's
+ * form, fbytes bytes (converted after a read: only the whole elements that arrived); the status
+ * counts their native bytes. */
+static int move_converted(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count,
+                          rt_type *type, rt_offset fbytes, int write, rt_status *status, const char *fn)
 {
-    rt_offset x = rt__type_ext_size(type), nbytes = count * type->size, xbytes = count * x;
-    char *nat = malloc((size_t)nbytes + 1), *ext = malloc((size_t)xbytes + 1);
+    rt_offset x = count ? fbytes / count : 0;
+    char *fdata = malloc((size_t)fbytes + 1);
     rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
     rt_status st = {0};
     int err = RT_SUCCESS;
-    if (!nat || !ext) {
-        err = rt_raise(&fh->obj, RT_ERR_NO_MEM, fn, "out of memory for %lld bytes", (long long)(nbytes + xbytes));
-    } else if (write) {
-        if (nbytes)
-            rt__type_pack(type, buf, count, nat);
-        rt__type_convert(type, count, (unsigned char *)nat, (unsigned char *)ext, 1);
-        err = move_native(fh, where, coll, pos, ext, xbytes, byte, 1, &st, fn);
-    } else if (!(err = move_native(fh, where, coll, pos, ext, xbytes, byte, 0, &st, fn))) {
-        rt__type_convert(type, x > 0 ? st.count / x : 0, (unsigned char *)nat, (unsigned char *)ext, 0);
-        if (x > 0 && st.count / x)
-            rt__type_unpack(type, nat, st.count / x * type->size, buf);
-    }
+    if (!fdata)
+        err = rt_raise(&fh->obj, RT_ERR_NO_MEM, fn, "out of memory for %lld bytes", (long long)fbytes);
+    else if (write && !(err = rt__io_convert(fh, 1, buf, type, count, fdata, x, fn)))
+        err = move_native(fh, where, coll, pos, fdata, fbytes, byte, 1, &st, fn);
+    else if (!write && !(err = move_native(fh, where, coll, pos, fdata, fbytes, byte, 0, &st, fn)) && x > 0 &&
+             st.count / x)
+        err = rt__io_convert(fh, 0, buf, type, st.count / x, fdata, x, fn);
     st.count = x > 0 ? st.count / x * type->size : 0; /* the whole elements moved, in memory's bytes */
     if (!err && status)
         *status = st;
-    free(nat);
-    free(ext);
+    free(fdata);
     return err;
 }
 
@@ -93,7 +81,7 @@ static int move_external(rt_file *fh, int where, int coll, rt_offset pos, void *
 static int move_native(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count,
                        rt_type *type, int write, rt_status *status, const char *fn)
 {
-    rt_offset bytes = count * type->size, esize = fh->etype->size;
+    rt_offset bytes = count * type->size, esize = fh->esize;
     int contig = rt__type_contig(type) && buf;
     char *data = contig ? buf : bytes ? malloc((size_t)bytes) : NULL;
     if (bytes && !data)
@@ -127,13 +115,13 @@ static int move_native(rt_file *fh, int where, int coll, rt_offset pos, void *bu
     return RT_SUCCESS;
 }
 
-/* Moves count elements of type at buf through fh's view from etype pos, in the view's data
- * representation (see move_native). */
+/* Moves count elements of type at buf (fbytes bytes in the file) through fh's view from etype
+ * pos, in the view's data representation (see move_native). */
 static int move(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_count count, rt_type *type,
-                int write, rt_status *status, const char *fn)
+                rt_offset fbytes, int write, rt_status *status, const char *fn)
 {
-    if (fh->external)
-        return move_external(fh, where, coll, pos, buf, count, type, write, status, fn);
+    if (fh->rep)
+        return move_converted(fh, where, coll, pos, buf, count, type, fbytes, write, status, fn);
     return move_native(fh, where, coll, pos, buf, count, type, write, status, fn);
 }
 
@@ -141,13 +129,14 @@ static int move(rt_file *fh, int where, int coll, rt_offset pos, void *buf, rt_c
 static int access_one(rt_file *fh, int where, rt_offset offset, void *buf, rt_count count, rt_type *type,
                       int write, rt_status *status, const char *fn)
 {
-    int err = access_check(fh, where, where == AT ? offset : 0, type, count, write, fn);
+    rt_offset fbytes;
+    int err = access_check(fh, where, where == AT ? offset : 0, type, count, write, &fbytes, fn);
     if (err)
         return err;
     rt_offset pos = where == AT ? offset : fh->fp;
-    if (where == SHARED && (err = rt__io_shared_fetch_add(fh, etypes_of(fh, count, type), &pos, fn)))
+    if (where == SHARED && (err = rt__io_shared_fetch_add(fh, fbytes / fh->esize, &pos, fn)))
         return err;
-    return move(fh, where, 0, pos, buf, count, type, write, status, fn);
+    return move(fh, where, 0, pos, buf, count, type, fbytes, write, status, fn);
 }
 
 /* The collective access of every process of fh from offset (AT) or the individual pointer: a
@@ -155,13 +144,13 @@ static int access_one(rt_file *fh, int where, rt_offset offset, void *buf, rt_co
 static int access_all(rt_file *fh, int where, rt_offset offset, void *buf, rt_count count, rt_type *type,
                       int write, rt_status *status, const char *fn)
 {
-    int err = access_check(fh, where, where == AT ? offset : 0, type, count, write, fn);
-    rt_offset pos = where == AT ? offset : fh->fp, none;
+    rt_offset fbytes, pos = where == AT ? offset : fh->fp, none;
+    int err = access_check(fh, where, where == AT ? offset : 0, type, count, write, &fbytes, fn);
     if (err) {
         rt__io_coll_move(fh, 0, NULL, 0, write, &none, fn);
         return err;
     }
-    return move(fh, where, 1, pos, buf, count, type, write, status, fn);
+    return move(fh, where, 1, pos, buf, count, type, fbytes, write, status, fn);
 }
 
 /* The ordered access (collective): each process's data follow the lower ranks', from the shared
@@ -169,8 +158,9 @@ static int access_all(rt_file *fh, int where, rt_offset offset, void *buf, rt_co
 static int access_ordered(rt_file *fh, void *buf, rt_count count, rt_type *type, int write, rt_status *status,
                           const char *fn)
 {
-    int err = access_check(fh, ORDERED, 0, type, count, write, fn), n = fh->comm->size;
-    rt_offset mine = err ? -1 : etypes_of(fh, count, type), *all = malloc(sizeof *all * (size_t)n);
+    rt_offset fbytes;
+    int err = access_check(fh, ORDERED, 0, type, count, write, &fbytes, fn), n = fh->comm->size;
+    rt_offset mine = err ? -1 : fbytes / fh->esize, *all = malloc(sizeof *all * (size_t)n);
     rt__team t = rt__team_of(fh->comm);
     int cerr = all ? rt__coll_allgather(&t, &mine, all, sizeof mine) : RT_ERR_NO_MEM;
     rt_offset before = 0, total = 0, base = 0;
@@ -194,7 +184,7 @@ static int access_ordered(rt_file *fh, void *buf, rt_count count, rt_type *type,
         return err ? err : rt_raise(&fh->obj, cerr, fn, "the processes could not agree");
     if (err || got[0] < 0)
         return err ? err : rt_raise(&fh->obj, RT_ERR_OTHER, fn, "the shared file pointer could not be read");
-    return move(fh, ORDERED, 0, got[0] + before, buf, count, type, write, status, fn);
+    return move(fh, ORDERED, 0, got[0] + before, buf, count, type, fbytes, write, status, fn);
 }
 
 static int complete_request(rt_file *fh, int err, const rt_status *status, rt_request **request, const char *fn);
@@ -204,15 +194,16 @@ static int complete_request(rt_file *fh, int err, const rt_status *status, rt_re
 static int access_nb(rt_file *fh, int where, rt_offset offset, void *buf, rt_count count, rt_type *type,
                      int write, rt_request **request, const char *fn)
 {
-    int err = access_check(fh, where, where == AT ? offset : 0, type, count, write, fn);
+    rt_offset fbytes;
+    int err = access_check(fh, where, where == AT ? offset : 0, type, count, write, &fbytes, fn);
     if (err)
         return err;
-    rt_offset pos = where == AT ? offset : fh->fp, etypes = etypes_of(fh, count, type);
+    rt_offset pos = where == AT ? offset : fh->fp, etypes = fbytes / fh->esize;
     if (where == SHARED && (err = rt__io_shared_fetch_add(fh, etypes, &pos, fn)))
         return err;
-    if (fh->atomic || fh->external) { /* done now: under the lock, or converted */
+    if (fh->atomic || fh->rep) { /* done now: under the lock, or converted */
         rt_status st;
-        err = move(fh, where, 0, pos, buf, count, type, write, &st, fn);
+        err = move(fh, where, 0, pos, buf, count, type, fbytes, write, &st, fn);
         return complete_request(fh, err, &st, request, fn);
     }
     if (where == INDIVIDUAL)

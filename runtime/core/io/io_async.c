@@ -107,7 +107,7 @@ int rt__io_async_start(rt_file *fh, rt_offset pos, void *buf, rt_count count, rt
     int contig = rt__type_contig(type) && buf;
     struct job *j = calloc(1, sizeof *j);
     rt_request *r = j ? rt__request_new(RT__REQ_RECV, fh->comm, NULL) : NULL;
-    if (!r || rt__io_view_pieces(fh, pos * fh->etype->size, bytes, &j->pieces, &j->npieces) ||
+    if (!r || rt__io_view_pieces(fh, pos * fh->esize, bytes, &j->pieces, &j->npieces) ||
         (!contig && bytes && !(j->data = malloc((size_t)bytes)))) {
         if (r) {
             rt__request_complete(r);

@@ -65,14 +65,15 @@ void rt__io_view_free(rt_file *fh)
     fh->nruns = 0;
 }
 
-/* Makes etype/filetype/disp fh's view (the types retained); what it says about the filetype's
- * shape or RT_ERR_NO_MEM. */
-static int view_set(rt_file *fh, rt_offset disp, rt_type *etype, rt_type *filetype, const char *datarep,
-                    const char **why)
+/* Makes etype/filetype/disp fh's view in representation rep (the types retained), fe and ff
+ * being etype and filetype as laid out in the file; what it says about the filetype's shape or
+ * RT_ERR_NO_MEM. */
+static int view_set(rt_file *fh, rt_offset disp, rt_type *etype, rt_type *filetype, rt_type *fe, rt_type *ff,
+                    const char *datarep, const struct rt__datarep *rep, const char **why)
 {
     struct runs r = {0};
     *why = NULL;
-    if (flatten(&r, filetype->lay, 0)) {
+    if (flatten(&r, ff->lay, 0)) {
         free(r.v);
         return RT_ERR_NO_MEM;
     }
@@ -91,10 +92,11 @@ static int view_set(rt_file *fh, rt_offset disp, rt_type *etype, rt_type *filety
     fh->filetype = filetype;
     fh->runs = r.v;
     fh->nruns = r.n;
-    fh->ft_size = filetype->size;
-    fh->ft_extent = filetype->extent;
+    fh->ft_size = ff->size;
+    fh->ft_extent = ff->extent;
+    fh->esize = fe->size;
     rt__copy_str(fh->datarep, sizeof fh->datarep, datarep);
-    fh->external = strcmp(datarep, "external32") == 0;
+    fh->rep = rep;
     return RT_SUCCESS;
 }
 
@@ -102,7 +104,7 @@ int rt__io_view_default(rt_file *fh)
 {
     rt_type *byte = (rt_type *)rt_builtins[RT_B_BYTE];
     const char *why;
-    return view_set(fh, 0, byte, byte, "native", &why);
+    return view_set(fh, 0, byte, byte, byte, byte, "native", NULL, &why);
 }
 
 /* The run holding byte w (< ft_size) of an element's data stream. */
@@ -293,67 +295,71 @@ int rt__io_view_pieces(const rt_file *fh, rt_offset pos, rt_offset n, struct rt_
     return 0;
 }
 
-/* The data representations this library writes: the processes' own (native; internal is the
- * same here) and the standard's big-endian external32. */
-static int datarep_known(const char *d)
-{
-    return strcmp(d, "native") == 0 || strcmp(d, "internal") == 0 || strcmp(d, "external32") == 0;
-}
-
-/* Whether every basic element of t takes as many bytes in external32 as in memory: then a
- * view's displacements mean the same bytes in both (MPI_LONG, 4 bytes in external32, does not). */
-static int same_sizes(const rt_type *t)
-{
-    return rt__type_ext_size(t) == t->size;
-}
-
 /* MPI_File_set_view: collective; the view starts at disp (MPI_DISPLACEMENT_CURRENT: the shared
  * pointer's place, MPI_MODE_SEQUENTIAL files only) and tiles the file with filetype, whose data
- * are etypes; both file pointers go back to 0. */
+ * are etypes, both as laid out in representation datarep; both file pointers go back to 0. */
 int rt_File_set_view(rt_file *fh, rt_offset disp, rt_type *etype, rt_type *filetype, const char *datarep,
                      rt_info *info)
 {
     (void)info;
     int err;
+    const struct rt__datarep *rep;
     if ((err = rt__type_check(etype, &fh->obj, __func__)) || (err = rt__type_check(filetype, &fh->obj, __func__)))
         return err;
-    if (!datarep_known(datarep))
+    if (!rt__io_datarep_find(datarep, &rep))
         return rt_raise(&fh->obj, RT_ERR_UNSUPPORTED_DATAREP, __func__,
-                        "data representation 'datarep' = \"%s\" is not supported (native, internal)", datarep);
+                        "data representation 'datarep' = \"%s\" is not defined (native, internal, external32 or "
+                        "one made by MPI_Register_datarep)", datarep);
     if (etype->size <= 0)
         return rt_raise(&fh->obj, RT_ERR_TYPE, __func__, "etype 'etype' holds no data");
-    if (strcmp(datarep, "external32") == 0 && (!same_sizes(etype) || !same_sizes(filetype)))
-        return rt_raise(&fh->obj, RT_ERR_UNSUPPORTED_DATAREP, __func__,
-                        "external32 views of etypes or filetypes whose basic elements change size in external32 "
-                        "(MPI_LONG, MPI_LONG_DOUBLE, ...) are not supported yet");
-    if (filetype->size % etype->size)
-        return rt_raise(&fh->obj, RT_ERR_TYPE, __func__,
-                        "filetype 'filetype' (%lld bytes of data) is not made of etypes (%lld bytes)",
-                        (long long)filetype->size, (long long)etype->size);
+    if (disp < 0 && disp != RT_DISPLACEMENT_CURRENT)
+        return rt_raise(&fh->obj, RT_ERR_ARG, __func__, "invalid displacement 'disp' = %lld", (long long)disp);
+    if (disp == RT_DISPLACEMENT_CURRENT && !(fh->amode & RT_MODE_SEQUENTIAL))
+        return rt_raise(&fh->obj, RT_ERR_ARG, __func__,
+                        "'disp' = MPI_DISPLACEMENT_CURRENT needs a file opened MPI_MODE_SEQUENTIAL");
+    rt_type *fe = NULL, *ff = NULL;
+    if ((err = rt__io_file_type(fh, rep, etype, &fe, __func__)) ||
+        (err = rt__io_file_type(fh, rep, filetype, &ff, __func__)))
+        goto out;
+    if (fe->size <= 0) {
+        err = rt_raise(&fh->obj, RT_ERR_CONVERSION, __func__, "etype 'etype' takes no bytes in data representation \"%s\"",
+                       datarep);
+        goto out;
+    }
+    if (ff->size % fe->size) {
+        err = rt_raise(&fh->obj, RT_ERR_TYPE, __func__,
+                       "filetype 'filetype' (%lld bytes of data in the file) is not made of etypes (%lld bytes)",
+                       (long long)ff->size, (long long)fe->size);
+        goto out;
+    }
     if (disp == RT_DISPLACEMENT_CURRENT) {
-        if (!(fh->amode & RT_MODE_SEQUENTIAL))
-            return rt_raise(&fh->obj, RT_ERR_ARG, __func__,
-                            "'disp' = MPI_DISPLACEMENT_CURRENT needs a file opened MPI_MODE_SEQUENTIAL");
         rt_offset at;
         if ((err = rt__io_shared_fetch_add(fh, 0, &at, __func__)))
-            return err;
-        disp = rt__io_view_offset(fh, at * fh->etype->size);
-    } else if (disp < 0) {
-        return rt_raise(&fh->obj, RT_ERR_ARG, __func__, "invalid displacement 'disp' = %lld", (long long)disp);
+            goto out;
+        disp = rt__io_view_offset(fh, at * fh->esize);
     }
     const char *why;
     rt__team t = rt__team_of(fh->comm);
-    if ((err = rt__coll_barrier(&t))) /* no process still uses the old shared pointer */
-        return rt_raise(&fh->obj, err, __func__, "the processes could not agree");
-    if ((err = view_set(fh, disp, etype, filetype, datarep, &why)))
-        return err == RT_ERR_NO_MEM ? rt_raise(&fh->obj, err, __func__, "out of memory for the view")
-                                    : rt_raise(&fh->obj, err, __func__, "invalid filetype 'filetype': %s", why);
+    if ((err = rt__coll_barrier(&t))) { /* no process still uses the old shared pointer */
+        err = rt_raise(&fh->obj, err, __func__, "the processes could not agree");
+        goto out;
+    }
+    if ((err = view_set(fh, disp, etype, filetype, fe, ff, datarep, rep, &why))) {
+        err = err == RT_ERR_NO_MEM ? rt_raise(&fh->obj, err, __func__, "out of memory for the view")
+                                   : rt_raise(&fh->obj, err, __func__, "invalid filetype 'filetype': %s", why);
+        goto out;
+    }
     fh->fp = 0;
     if (fh->comm->rank == 0 && (err = rt__io_shared_set(fh, 0, __func__)))
-        return err;
+        goto out;
     if ((err = rt__coll_barrier(&t)))
-        return rt_raise(&fh->obj, err, __func__, "the processes could not agree");
-    return RT_SUCCESS;
+        err = rt_raise(&fh->obj, err, __func__, "the processes could not agree");
+out:
+    if (fe)
+        rt__obj_release(&fe->obj);
+    if (ff)
+        rt__obj_release(&ff->obj);
+    return err;
 }
 
 /* A handle to give the user for view type t: predefined types as they are, others a new copy. */
@@ -378,20 +384,16 @@ int rt_File_get_view(rt_file *fh, rt_offset *disp, rt_type **etype, rt_type **fi
     return RT_SUCCESS;
 }
 
-/* MPI_File_get_type_extent: the extent of datatype in the file's representation: native, its
- * memory extent; external32, the same where its elements keep their sizes, else (a basic or
- * dense type) its external32 size. */
+/* MPI_File_get_type_extent: the extent of datatype in the file's representation (native: its
+ * memory extent). */
 int rt_File_get_type_extent(rt_file *fh, rt_type *datatype, rt_count *extent)
 {
-    if (!fh->external || same_sizes(datatype)) {
-        *extent = datatype->extent;
-    } else if (rt__type_ext_size(datatype) >= 0 && rt__type_contig(datatype)) {
-        *extent = rt__type_ext_size(datatype);
-    } else {
-        return rt_raise(&fh->obj, RT_ERR_UNSUPPORTED_DATAREP, __func__,
-                        "the external32 extent of this datatype is not supported yet (a derived type of "
-                        "elements that change size, or one with no external32 form)");
-    }
+    rt_type *ft;
+    int err = rt__io_file_type(fh, fh->rep, datatype, &ft, __func__);
+    if (err)
+        return err;
+    *extent = ft->extent;
+    rt__obj_release(&ft->obj);
     return RT_SUCCESS;
 }
 
@@ -400,7 +402,7 @@ int rt_File_get_byte_offset(rt_file *fh, rt_offset offset, rt_offset *disp)
 {
     if (offset < 0)
         return rt_raise(&fh->obj, RT_ERR_ARG, __func__, "invalid offset 'offset' = %lld", (long long)offset);
-    *disp = rt__io_view_offset(fh, offset * fh->etype->size);
+    *disp = rt__io_view_offset(fh, offset * fh->esize);
     return RT_SUCCESS;
 }
 
@@ -413,7 +415,7 @@ static int end_in_etypes(rt_file *fh, rt_offset *end, const char *fn)
         return err;
     (void)fn;
     rt_offset bytes = rt__io_view_bytes_below(fh, size);
-    *end = (bytes + fh->etype->size - 1) / fh->etype->size;
+    *end = (bytes + fh->esize - 1) / fh->esize;
     return RT_SUCCESS;
 }
 

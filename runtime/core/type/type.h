@@ -124,6 +124,14 @@ void rt__type_attrs_finalize(void);
 int rt__type_check(const rt_type *t, rt_obj *eo, const char *fn);
 /* Bytes of the external32 form of one element of t; -1 if some basic element has none. */
 rt_count rt__type_ext_size(const rt_type *t);
+/* Gives in *out (a new reference) the type to stand for predefined (or Fortran 90 parameterized)
+ * type `named` in a remapped type; an error code (raised) otherwise. */
+typedef int rt__type_leaf_fn(void *ctx, rt_type *named, rt_type **out);
+/* *out (a new reference, released with rt__obj_release) = t built again by the same constructor
+ * calls with every predefined type replaced by leaf's: element counts and strides in elements
+ * then follow the new types' extents, byte displacements stay as they are (type_remap.c; MPI-IO's
+ * file view of a type in a data representation other than native). */
+int rt__type_remap(rt_type *t, rt__type_leaf_fn *leaf, void *ctx, rt_type **out);
 /* Converts count elements of t between the native packed stream (nat) and external32 (ext);
  * to_ext: the direction (type_pack.c). */
 void rt__type_convert(const rt_type *t, rt_count count, unsigned char *nat, unsigned char *ext, int to_ext);
