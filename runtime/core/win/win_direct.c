@@ -125,10 +125,12 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static int lock_wait(rt_win *w, int rank, int type, int *answer, const char *fn);
+
 int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *fn)
 {
     struct ctl *c = ctl_of(w, rank);
-    int me = w->comm->rank, dead;
+    int me = w->comm->rank;
     if (__builtin_expect(!rt__failures() && !__atomic_load_n(&c->broken, __ATOMIC_ACQUIRE), 1)) {
         /* no failure known, the lock not broken: a free lock is one compare-and-swap (an
          * exclusive request counts itself a waiter only when it must wait) */
@@ -145,6 +147,14 @@ int rt__win_direct_lock(rt_win *w, int rank, int type, int *answer, const char *
             return RT_SUCCESS;
         }
     }
+    return lock_wait(w, rank, type, answer, fn);
+}
+
+/* rt__win_direct_lock when the lock is not free at once (or a failure is known). */
+static __attribute__((noinline)) int lock_wait(rt_win *w, int rank, int type, int *answer, const char *fn)
+{
+    struct ctl *c = ctl_of(w, rank);
+    int me = w->comm->rank, dead;
     if (target_failed(w, rank))
         return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
     if ((dead = lock_broken(w, rank)) >= 0) {
@@ -196,7 +206,7 @@ void rt__win_direct_unlock(rt_win *w, int rank, int type)
 
 /* Takes the accumulate lock of rank's memory; -1 when its holder failed (its process died
  * inside an accumulate: what it wrote there may be half done). */
-static int acc_lock(const rt_win *w, int rank)
+static __attribute__((noinline)) int acc_lock(const rt_win *w, int rank)
 {
     struct ctl *c = ctl_of(w, rank);
     uint32_t me = (uint32_t)w->comm->rank + 1;
@@ -331,28 +341,50 @@ static int sum_one(char *at, const void *in, int id)
 #undef SUM_AS
 }
 
-int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, const void *cmp, void *result,
-                       int64_t bytes, rt_op *op, rt_type *basic, const char *fn)
+/* The general combine of rt__win_direct_acc (at: the target's bytes, under the accumulate
+ * lock; swap: a compare-and-swap's comparison held): an error class, or RT_SUCCESS. */
+static __attribute__((noinline)) int combine(char *at, const void *in, const void *cmp, int swap, int64_t bytes,
+                                              rt_op *op, rt_type *basic)
 {
-    if (target_failed(w, rank))
-        return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
-    char *at = rt__win_direct_at(w, rank, off);
-    if (acc_lock(w, rank) < 0)
-        return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
-                        "a process of the window failed inside an accumulate at rank %d", rank);
-    int err = RT_SUCCESS;
-    int swap = cmp && memcmp(at, cmp, (size_t)bytes) == 0; /* bit for bit, as the message path */
-    if (result)
-        rt__win_copy(result, at, (size_t)bytes);
-    if (!cmp && in && bytes == basic->size && op->obj.index == RT_B_SUM && sum_one(at, in, basic->obj.index))
-        ; /* one element summed here (a counter's fetch-and-add) */
-    else if (cmp) {
+    if (cmp) {
         if (swap)
             memcpy(at, in, (size_t)bytes);
     } else if (in && op->obj.index == RT_B_REPLACE)
         rt__copy(at, in, (size_t)bytes);
     else if (in && op->obj.index != RT_B_NO_OP)
-        err = rt__op_apply(op, in, at, bytes == basic->size ? 1 : bytes / basic->size, basic);
-    __atomic_store_n(&ctl_of(w, rank)->acc, 0, __ATOMIC_RELEASE);
-    return err ? RT_ERR(w, err, "out of memory") : RT_SUCCESS;
+        return rt__op_apply(op, in, at, bytes == basic->size ? 1 : bytes / basic->size, basic);
+    return RT_SUCCESS;
+}
+
+/* rt__win_direct_acc's errors (cold): rank's failure, a failure inside another's accumulate,
+ * err from the combine. */
+static __attribute__((noinline, cold)) int acc_error(rt_win *w, int rank, int err, const char *fn)
+{
+    if (err == RT_X_ERR_PROC_FAILED)
+        return rt_raise(&w->obj, RT_X_ERR_PROC_FAILED, fn,
+                        "a process of the window failed inside an accumulate at rank %d", rank);
+    if (err)
+        return RT_ERR(w, err, "out of memory");
+    return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, rank, fn);
+}
+
+int rt__win_direct_acc(rt_win *w, int rank, int64_t off, const void *in, const void *cmp, void *result,
+                       int64_t bytes, rt_op *op, rt_type *basic, const char *fn)
+{
+    if (target_failed(w, rank))
+        return acc_error(w, rank, RT_SUCCESS, fn);
+    char *at = rt__win_direct_at(w, rank, off);
+    struct ctl *c = ctl_of(w, rank);
+    uint32_t free_ = 0;
+    if (!__atomic_compare_exchange_n(&c->acc, &free_, (uint32_t)w->comm->rank + 1, 0, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED) && acc_lock(w, rank) < 0)
+        return acc_error(w, rank, RT_X_ERR_PROC_FAILED, fn);
+    int err = RT_SUCCESS;
+    int swap = cmp && memcmp(at, cmp, (size_t)bytes) == 0; /* bit for bit, as the message path */
+    if (result)
+        rt__win_copy(result, at, (size_t)bytes);
+    if (cmp || !in || bytes != basic->size || op->obj.index != RT_B_SUM || !sum_one(at, in, basic->obj.index))
+        err = combine(at, in, cmp, swap, bytes, op, basic); /* else one element summed here (a counter) */
+    __atomic_store_n(&c->acc, 0, __ATOMIC_RELEASE);
+    return err ? acc_error(w, rank, err, fn) : RT_SUCCESS;
 }

@@ -308,6 +308,27 @@ static inline int direct_acc(rt_win *w, const void *obuf, void *rbuf, rt_count c
                               (rt_type *)rt_builtins[type->basic], fn);
 }
 
+/* rt_Put's and rt_Get's general path (out of line: the direct one keeps a small frame). */
+static __attribute__((noinline)) int put_general(const void *origin_addr, rt_count origin_count,
+                                                 rt_type *origin_datatype, int target_rank, rt_aint target_disp,
+                                                 rt_count target_count, rt_type *target_datatype, rt_win *win)
+{
+    return rma_send(win, &(struct rma_args){.kind = RMA_PUT, .obuf = origin_addr, .ocount = origin_count,
+                                            .otype = origin_datatype, .target = target_rank, .disp = target_disp,
+                                            .tcount = target_count, .ttype = target_datatype, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL, .op = NULL, .req = NULL},
+                    "MPI_Put");
+}
+
+static __attribute__((noinline)) int get_general(void *origin_addr, rt_count origin_count, rt_type *origin_datatype,
+                                                 int target_rank, rt_aint target_disp, rt_count target_count,
+                                                 rt_type *target_datatype, rt_win *win)
+{
+    return rma_send(win, &(struct rma_args){.kind = RMA_GET, .rbuf = origin_addr, .rcount = origin_count,
+                                            .rtype = origin_datatype, .target = target_rank, .disp = target_disp,
+                                            .tcount = target_count, .ttype = target_datatype, .obuf = NULL, .cmp = NULL, .ocount = 0, .otype = NULL, .op = NULL, .req = NULL},
+                    "MPI_Get");
+}
+
 int rt_Put(const void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
            rt_aint target_disp, rt_count target_count, rt_type *target_datatype, rt_win *win)
 {
@@ -318,10 +339,8 @@ int rt_Put(const void *origin_addr, rt_count origin_count, rt_type *origin_datat
         rt__win_copy(rt__win_direct_at(win, target_rank, off), origin_addr, (size_t)bytes);
         return RT_SUCCESS;
     }
-    return rma_send(win, &(struct rma_args){.kind = RMA_PUT, .obuf = origin_addr, .ocount = origin_count,
-                                            .otype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = target_count, .ttype = target_datatype, .cmp = NULL, .rbuf = NULL, .rcount = 0, .rtype = NULL, .op = NULL, .req = NULL},
-                    "MPI_Put");
+    return put_general(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                       target_datatype, win);
 }
 
 int rt_Get(void *origin_addr, rt_count origin_count, rt_type *origin_datatype, int target_rank,
@@ -334,14 +353,12 @@ int rt_Get(void *origin_addr, rt_count origin_count, rt_type *origin_datatype, i
         rt__win_copy(origin_addr, rt__win_direct_at(win, target_rank, off), (size_t)bytes);
         return RT_SUCCESS;
     }
-    return rma_send(win, &(struct rma_args){.kind = RMA_GET, .rbuf = origin_addr, .rcount = origin_count,
-                                            .rtype = origin_datatype, .target = target_rank, .disp = target_disp,
-                                            .tcount = target_count, .ttype = target_datatype, .obuf = NULL, .cmp = NULL, .ocount = 0, .otype = NULL, .op = NULL, .req = NULL},
-                    "MPI_Get");
+    return get_general(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                       target_datatype, win);
 }
 
 /* Accumulate-family operation a (checked: op and types), request-based when a->req. */
-static int accumulate(rt_win *w, struct rma_args *a, const char *fn)
+static __attribute__((noinline)) int accumulate(rt_win *w, struct rma_args *a, const char *fn)
 {
     int noop = a->op->obj.index == RT_B_NO_OP && a->op->obj.builtin;
     if (noop && a->kind == RMA_GACC)
