@@ -1,5 +1,7 @@
 /* fcallbacks.c — libffi closures calling Fortran procedures given as callbacks whose C call does not
  * suit them (all over the standard ABI): C arguments to Fortran ones. Built into both Fortran faces. */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <ffi.h>
 #include <pthread.h>
 #include <string.h>
@@ -156,16 +158,30 @@ static const struct kind {
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
 /* The Fortran marker procedures that stand for a callback type's C null procedure: the library
- * gets NULL for them, never a closure. */
+ * gets NULL for them, never a closure. `module` names the same marker in MPICH's mpi_f08 module
+ * (libmpichfort.so.12's mpi_f08_callbacks: what programs built by MPICH's mpifort pass), looked
+ * up where it is loaded. */
 static const struct {
     const char *type;
     ff_proc marker;
+    const char *module;
 } nulls[] = {
-    {"MPI_Datarep_conversion_function", mpi_conversion_fn_null_},
+    {"MPI_Datarep_conversion_function", mpi_conversion_fn_null_, "__mpi_f08_callbacks_MOD_mpi_conversion_fn_null"},
 #ifndef FF_ABI /* the standard-ABI library has no mpi_f08 */
-    {"MPI_Datarep_conversion_function_c", mpi_conversion_fn_null_c_},
+    {"MPI_Datarep_conversion_function_c", mpi_conversion_fn_null_c_,
+     "__mpi_f08_callbacks_MOD_mpi_conversion_fn_null_c"},
 #endif
 };
+
+/* Whether fn is the marker of type's null procedure. */
+static int is_null_marker(const char *type, ff_proc fn)
+{
+    for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+        if (strcmp(nulls[i].type, type) == 0 &&
+            (fn == nulls[i].marker || (void *)fn == dlsym(RTLD_DEFAULT, nulls[i].module)))
+            return 1;
+    return 0;
+}
 
 /* One closure per (kind, Fortran procedure), made on first use and never freed: the library
  * may call it for as long as any object made with it lives. */
@@ -215,9 +231,8 @@ int ff_callback(const char *type, ff_proc fn, ff_proc *out)
     *out = NULL;
     if (k == NKINDS || !fn)
         return -1;
-    for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
-        if (fn == nulls[i].marker && strcmp(nulls[i].type, type) == 0)
-            return 0;
+    if (is_null_marker(type, fn))
+        return 0;
     ff_proc code = NULL;
     pthread_mutex_lock(&lock);
     for (struct closure *c = closures; c && !code; c = c->next)

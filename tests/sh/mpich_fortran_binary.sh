@@ -4,6 +4,7 @@
 # and large_f08.f90, whose INTEGER(KIND=MPI_COUNT_KIND) counts make MPICH's module call its
 # large-count entry points (mpi_send_f08ts_large_...: all 120 of MPICH 4.0.2's are Switchyard's);
 # completion_f08.f90 (indices of MPI_Waitany/Testany/Waitsome/Testsome counted from 1);
+# datarep_f08.f90 (MPI_Register_datarep: f08 conversion functions, MPICH's MPI_CONVERSION_FN_NULL);
 # modules_f08.f90, which calls into MPICH's modules (MPI_Sizeof, c2f/f2c, status conversions,
 # MPI_COMM_DUP_FN..., MPIX_Delete_error_*, the ULFM stand-ins: their error, and MPI_LASTUSEDCODE
 # kept); and every symbol MPICH's libmpichfort.so.12 exports
@@ -78,4 +79,8 @@ each_rank modules "$TMP/modules_f08" 2 "modules rank @r of @n: checked" "$HYDRA"
 build completion_f08
 each_rank completion "$TMP/completion_f08" 3 "completion rank @r of @n: checked" "$BUILD/bin/mpiexec"
 each_rank completion "$TMP/completion_f08" 2 "completion rank @r of @n: checked" "$HYDRA"
-echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts, MPICH's modules, completion indices) ran on Switchyard; no symbol missing"
+# datarep: f08 conversion functions and MPICH's module's MPI_CONVERSION_FN_NULL (files in TMPDIR)
+build datarep_f08
+each_rank datarep "$TMP/datarep_f08" 3 "datarep rank @r of @n: checked" "$BUILD/bin/mpiexec"
+each_rank datarep "$TMP/datarep_f08" 2 "datarep rank @r of @n: checked" "$HYDRA"
+echo "MPICH-built Fortran programs (mpif.h, use mpi, use mpi_f08, large counts, MPICH's modules, completion indices, data representations) ran on Switchyard; no symbol missing"
