@@ -189,8 +189,12 @@ static int access_ordered(rt_file *fh, void *buf, rt_count count, rt_type *type,
 
 static int complete_request(rt_file *fh, int err, const rt_status *status, rt_request **request, const char *fn);
 
-/* A nonblocking independent access: checked and placed now (the pointers move by what it asks),
- * moved by the I/O thread (in atomic mode, now: the lock is taken around the whole access). */
+/* A nonblocking access: checked and placed now (the pointers move by what it asks), moved by the
+ * I/O thread (in atomic mode or another representation than native, now). The nonblocking
+ * collective accesses come here too: their start must not wait for the other processes (a
+ * process may start one, then send to a process that starts its part only after receiving),
+ * and their result is by the standard that of each process's own access, so each process's
+ * part is an independent access (no two-phase I/O for them). */
 static int access_nb(rt_file *fh, int where, rt_offset offset, void *buf, rt_count count, rt_type *type,
                      int write, rt_request **request, const char *fn)
 {
@@ -266,17 +270,13 @@ int rt_File_iwrite_at(rt_file *fh, rt_offset offset, const void *buf, rt_count c
 int rt_File_iread_at_all(rt_file *fh, rt_offset offset, void *buf, rt_count count, rt_type *datatype,
                          rt_request **request)
 {
-    rt_status st;
-    int err = access_all(fh, AT, offset, buf, count, datatype, 0, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, AT, offset, buf, count, datatype, 0, request, __func__);
 }
 
 int rt_File_iwrite_at_all(rt_file *fh, rt_offset offset, const void *buf, rt_count count, rt_type *datatype,
                           rt_request **request)
 {
-    rt_status st;
-    int err = access_all(fh, AT, offset, (void *)buf, count, datatype, 1, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, AT, offset, (void *)buf, count, datatype, 1, request, __func__);
 }
 
 /* ---- the individual file pointer */
@@ -313,16 +313,12 @@ int rt_File_iwrite(rt_file *fh, const void *buf, rt_count count, rt_type *dataty
 
 int rt_File_iread_all(rt_file *fh, void *buf, rt_count count, rt_type *datatype, rt_request **request)
 {
-    rt_status st;
-    int err = access_all(fh, INDIVIDUAL, 0, buf, count, datatype, 0, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, INDIVIDUAL, 0, buf, count, datatype, 0, request, __func__);
 }
 
 int rt_File_iwrite_all(rt_file *fh, const void *buf, rt_count count, rt_type *datatype, rt_request **request)
 {
-    rt_status st;
-    int err = access_all(fh, INDIVIDUAL, 0, (void *)buf, count, datatype, 1, &st, __func__);
-    return complete_request(fh, err, &st, request, __func__);
+    return access_nb(fh, INDIVIDUAL, 0, (void *)buf, count, datatype, 1, request, __func__);
 }
 
 /* ---- the shared file pointer */
