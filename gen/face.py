@@ -165,7 +165,9 @@ def emit_face(spec, face, outdir):
                F=face.prefix, face=face, attr_maps=attr_value_maps(spec), classes=cdecl.RT_HANDLE_TYPE, ctypes=HANDLE_CTYPE,
                rt_class=cdecl.RT_CLASS, handle_err=convert.handle_err(), maps=maps(spec, face),
                decode=decode, encode=encode, nulls=null_values(spec, face), header=face.header,
-               pointer_classes=face.pointer_classes)
+               pointer_classes=face.pointer_classes,
+               # the runtime classes that have predefined objects (null handles aside)
+               builtin_classes={cls_of[i] for _, i in decode})
     files = {'%s/conv.h' % outdir: render('face_conv.h.j2', **ctx),
              '%s/tables.c' % outdir: render('face_tables.c.j2', **ctx)}
     chapters = sorted({f['proc'].chapter for f in funcs})

@@ -125,7 +125,7 @@ int fs_check_rank_rest(rt_obj *eo, const char *fn, const char *arg, int shown, i
                     remote > 0 ? "remote" : "communicator's", size, size == 1 ? "" : "es");
 }
 
-int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_win *win)
+int fs_check_win_rank_rest(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_win *win)
 {
     int size = rt_win_size_of(win);
     if (rank == RT_PROC_NULL || (rank >= 0 && rank < size))

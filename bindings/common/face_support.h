@@ -41,7 +41,17 @@ static inline int fs_check_rank(rt_obj *eo, const char *fn, const char *arg, int
 
 /* Checks a target rank (shown, rank: as for fs_check_rank) of an RMA call on win against the
  * window's group; MPI_PROC_NULL is allowed. Returns 0 or the raised error (RT_ERR_RANK). */
-int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_win *win);
+int fs_check_win_rank_rest(rt_obj *eo, const char *fn, const char *arg, int shown, int rank, const rt_win *win);
+static inline __attribute__((always_inline)) int fs_check_win_rank(rt_obj *eo, const char *fn, const char *arg,
+                                                                   int shown, int rank, const rt_win *win)
+{
+    /* a rank of the group inline (every RMA call; rt_win_size_of is one load under LTO), the
+     * rest (MPI_PROC_NULL, errors) not */
+    int size = rt_win_size_of(win); /* -1 for NULL */
+    if (__builtin_expect(rank >= 0 && rank < size, 1))
+        return 0;
+    return fs_check_win_rank_rest(eo, fn, arg, shown, rank, win);
+}
 
 /* Checks a rank (shown, rank: as for fs_check_rank) of group, the argument `of`, e.g. an
  * inter-communicator's local leader. Returns 0 or the raised error (RT_ERR_RANK). */
@@ -134,7 +144,7 @@ static inline int32_t fs_user_int_handle_of(const rt_obj *o, int cls)
 /* The live object a user handle h of class cls (not a keyval) names, or NULL when h is no such
  * handle (a predefined or null handle, a freed or foreign one): inline, for the common case;
  * fs_user_from_int tells why not. */
-static inline rt_obj *fs_user_at(int32_t h, int cls)
+static inline __attribute__((always_inline)) rt_obj *fs_user_at(int32_t h, int cls)
 {
     uint32_t u = (uint32_t)h, hi = FS_KIND_INDIRECT << 30 | fs_mpich_code_of(cls) << 26 |
                                    (cls == RT_CLASS_MESSAGE ? FS_MESSAGE_SUBKIND << FS_INDEX_BITS : 0);
