@@ -73,7 +73,9 @@ def maps(spec, face):
                       'identity': both and not out_only and not in_only, 'identity_in': both and not in_only,
                       'pairs_in': _unique(in_only + ([] if both else pairs), 0),
                       'pairs_out': _unique(out_only + ([] if both else pairs), 1),
-                      'rt_only': _unique(rt_only, 0), 'face_only': _unique(face_only, 0)}
+                      'rt_only': _unique(rt_only, 0), 'face_only': _unique(face_only, 0),
+                      # a bits map: the bits of equal value in the face and the runtime
+                      'same_bits': sum({f for f, r, _ in pairs if f == r and f > 0 and not f & (f - 1)})}
     return out
 
 
