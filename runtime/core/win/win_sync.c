@@ -422,7 +422,7 @@ static int lock_refused(rt_win *win, int assert, const char *fn)
     return RT_SUCCESS;
 }
 
-static int lock_one(int lock_type, int rank, int assert, rt_win *win, const char *fn)
+static __attribute__((noinline)) int lock_one(int lock_type, int rank, int assert, rt_win *win, const char *fn)
 {
     if (lock_type != RT_LOCK_SHARED && lock_type != RT_LOCK_EXCLUSIVE)
         return rt_raise(&win->obj, RT_ERR_LOCKTYPE, fn,
@@ -481,7 +481,7 @@ static int epoch_at(rt_win *win, int rank, const char *fn, int *err)
     return *err == RT_SUCCESS;
 }
 
-static int unlock_one(int rank, rt_win *win, const char *fn)
+static __attribute__((noinline)) int unlock_one(int rank, rt_win *win, const char *fn)
 {
     int err;
     if (!epoch_at(win, rank, fn, &err))
