@@ -37,6 +37,26 @@ enum rt__coll_mode { RT__COLL_BLOCKING, RT__COLL_NONBLOCKING, RT__COLL_PERSISTEN
 int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                  const char *fn);
 
+/* Runs a blocking barrier through comm's shared region (coll_shm.c) when its processes share a
+ * node: returns 1 with *err = RT_SUCCESS or the error code (raised on comm, naming fn), or 0
+ * when the collective must run as messages (the same answer on every member).
+ * SWITCHYARD_COLL_SHM=0 turns it off. */
+int rt__coll_shm_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, const char *fn, int *err);
+/* Unmaps comm's region (when comm goes). */
+void rt__coll_shm_free(rt_comm *comm);
+/* What the waits on memory shared between the processes of a node share (coll_shm.c):
+ * the first member of comm whose process has failed, or -1; about once a second (watch_at:
+ * the caller's clock, 0 at first) it asks the transports to look at every member (one may
+ * have died without a word). */
+int rt__coll_member_failed(rt_comm *comm, double *watch_at);
+/* Sleeps while *word is val, at most ns nanoseconds (a futex shared between processes). */
+void rt__futex_wait(uint32_t *word, uint32_t val, long ns);
+/* Wakes every process asleep on word. */
+void rt__futex_wake(uint32_t *word);
+/* A new /dev/shm segment's name: the job id (mpiexec sweeps /dev/shm by it after a crash),
+ * `what` (win, coll), this process's pid and a counter. */
+void rt__shm_segment_name(char *buf, size_t len, const char *what);
+
 /* With SWITCHYARD_COLL_CHECK=1, on an intra-communicator: an allreduce in which the processes
  * agree that each accepted its arguments (local_err: this one's error code, or 0) and called
  * the same procedure (fn) with the same root (rooted collectives), op and type signature of the

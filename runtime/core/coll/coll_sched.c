@@ -454,10 +454,13 @@ static int sched_done(void *arg)
 int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                  const char *fn)
 {
+    int err;
+    if (mode == RT__COLL_BLOCKING && rt__coll_shm_run(comm, build, a, fn, &err))
+        return err;
     rt__sched *s = sched_new(comm);
     if (!s)
         return rt_raise((rt_obj *)comm, RT_ERR_NO_MEM, fn, "out of memory for the collective's schedule");
-    int err = rt__coll_agree(comm, build, a, build(s, comm, a, fn), fn);
+    err = rt__coll_agree(comm, build, a, build(s, comm, a, fn), fn);
     if (err) {
         sched_free(s);
         return err;

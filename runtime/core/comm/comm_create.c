@@ -249,6 +249,7 @@ void rt__comm_free_parts(rt_comm *c)
     c->info = NULL;
     free(c->bbuf);
     c->bbuf = NULL;
+    rt__coll_shm_free(c);
 }
 
 /* A new info object with src's keys (src NULL: empty). */

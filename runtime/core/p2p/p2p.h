@@ -32,6 +32,8 @@ struct rt_comm {
     rt_info *info;               /* hints set by the user (owned), or NULL */
     uint8_t owns_ctx;            /* 1: ctx / 2 was taken from this process's free ids */
     unsigned coll_seq;           /* collectives started on it: each gets its own tags */
+    struct rt__coll_shm *cshm;   /* the region of its collectives on one node (coll_shm.c):
+                                    NULL until its first one that may use it */
     struct rt__attrs attrs;      /* cached attributes (attr_list.c) */
 };
 

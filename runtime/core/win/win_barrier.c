@@ -2,14 +2,10 @@
  * segment (after the control words), waited for by spinning, yielding, then sleeping on a futex. */
 #define _GNU_SOURCE
 #include "win_rma.h"
+#include "coll/coll.h"
 #include "p2p/p2p.h"
 
-#include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 /* arrived: members in the current barrier; gen: barriers completed (a futex word, the
  * segment is shared between processes); sleepers: members asleep on gen. */
@@ -27,44 +23,14 @@ static struct bar *bar_of(const rt_win *w)
     return (struct bar *)(w->ctl + w->ctl_stride * (size_t)w->comm->size);
 }
 
-static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
-{
-    return syscall(SYS_futex, word, op, val, ts, NULL, 0);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The first member of w's group whose process has failed, or -1; about once a second asks
- * the transports to look at every member (one may have died without a word). */
-static int member_failed(const rt_win *w, double *watch_at)
-{
-    double t = now();
-    if (*watch_at == 0) {
-        *watch_at = t + 1;
-    } else if (t >= *watch_at) {
-        *watch_at = t + 1;
-        for (int r = 0; r < w->comm->size; r++)
-            if (r != w->comm->rank)
-                rt__watch_peer(rt__comm_world_rank(w->comm, r));
-        rt__progress();
-    }
-    return rt__failures() ? rt__failed_peer(w->comm, RT_ANY_SOURCE) : -1;
-}
-
 /* Sleeps on b->gen while it is g, at most 1 ms (then the caller progresses and looks at the
  * members again). sleepers and gen pair with rt__win_direct_barrier's last arrival, both
  * sequentially consistent: either it sees us asleep and wakes us, or FUTEX_WAIT sees its gen. */
 static void sleep_on(struct bar *b, uint32_t g)
 {
-    struct timespec ts = {0, 1000000};
     __atomic_fetch_add(&b->sleepers, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g)
-        futex(&b->gen, FUTEX_WAIT, g, &ts);
+        rt__futex_wait(&b->gen, g, 1000000);
     __atomic_fetch_sub(&b->sleepers, 1, __ATOMIC_RELAXED);
 }
 
@@ -79,7 +45,7 @@ int rt__win_direct_barrier(rt_win *w, const char *fn)
         __atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&b->gen, g + 1, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST))
-            futex(&b->gen, FUTEX_WAKE, INT_MAX, NULL);
+            rt__futex_wake(&b->gen);
         return RT_SUCCESS;
     }
     double watch_at = 0;
@@ -90,7 +56,7 @@ int rt__win_direct_barrier(rt_win *w, const char *fn)
         }
         idle++;
         if (idle % 64 == 0) {
-            int dead = member_failed(w, &watch_at);
+            int dead = rt__coll_member_failed(w->comm, &watch_at);
             if (dead >= 0)
                 return rt__rma_failed(w, RT_X_ERR_PROC_FAILED, dead, fn);
         }

@@ -8,27 +8,11 @@
 #include "win.h"
 
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #define PAGE 4096
-
-/* The segment's name: the job id (mpiexec sweeps /dev/shm by it after a crash), the
- * creator's pid and a counter. */
-static void seg_name(char *buf, size_t len)
-{
-    static unsigned counter; /* atomic: two threads may create windows at once */
-    const char *job = getenv("SWITCHYARD_JOBID");
-    char id[40];
-    size_t i;
-    for (i = 0; job && job[i] && i < sizeof id - 1; i++)
-        id[i] = (job[i] >= 'a' && job[i] <= 'z') || (job[i] >= '0' && job[i] <= '9') ? job[i] : '_';
-    id[i] = 0;
-    snprintf(buf, len, "/switchyard-%s-win-%ld-%u", i ? id : "nojob", (long)getpid(),
-             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-}
 
 int rt__win_shm_map(rt_win *w, int apart, const char *fn)
 {
@@ -56,7 +40,7 @@ int rt__win_shm_map(rt_win *w, int apart, const char *fn)
     char name[128] = {0};
     int fd = -1;
     if (comm->rank == 0) {
-        seg_name(name, sizeof name);
+        rt__shm_segment_name(name, sizeof name, "win");
         fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
         /* the pages reserved now: a full /dev/shm is an error here, not a SIGBUS at a store */
         if (fd >= 0 && (ftruncate(fd, (off_t)w->shm_bytes) != 0 || posix_fallocate(fd, 0, (off_t)w->shm_bytes) != 0)) {
