@@ -176,11 +176,7 @@ int main(int argc, char **argv)
               "MPI_Register_datarep", "native");
 
     s.strict = sc.strict = 1;
-    char path[512];
-    io_file_name(path, sizeof path, "datarep");
-    MPI_File fh;
-    CHECK_SUCCESS(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                                MPI_INFO_NULL, &fh));
+    MPI_File fh = io_scratch_open("datarep");
     int extents = s.extents;
     interleaved(fh, "swy_wide", 0, rank, np, &s);
     CHECK(s.extents > extents, "the extent function was not called for the view");

@@ -33,11 +33,7 @@ int main(int argc, char **argv)
     int rank, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    char path[512];
-    io_file_name(path, sizeof path, "ext32");
-    MPI_File fh;
-    CHECK_SUCCESS(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                                MPI_INFO_NULL, &fh));
+    MPI_File fh = io_scratch_open("ext32");
     MPI_Datatype rt = rec_type();
     MPI_Aint xrec;
     CHECK_SUCCESS(MPI_Pack_external_size("external32", 1, rt, &xrec));

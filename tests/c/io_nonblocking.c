@@ -16,11 +16,7 @@ int main(int argc, char **argv)
     int rank, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    char path[512];
-    io_file_name(path, sizeof path, "nb");
-    MPI_File fh;
-    CHECK_SUCCESS(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                                MPI_INFO_NULL, &fh));
+    MPI_File fh = io_scratch_open("nb");
     static int out[K][N], in[K][N];
     MPI_Request req[K];
     MPI_Status st[K];

@@ -22,15 +22,11 @@ struct flag {
     char pad[56];
 };
 
-/* One rank's part of the region: the last operation it has arrived at. */
-struct slot {
-    struct flag arrived;
-};
-
-/* A communicator's region (comm->cshm): size slots; seq counts the operations this process has
- * done through it, which every member does in the same order. */
+/* A communicator's region (comm->cshm): one flag per rank, the last barrier it arrived at; seq
+ * counts the barriers this process has done through it, which every member does in the same
+ * order. */
 struct rt__coll_shm {
-    struct slot *slots;
+    struct flag *arrived;
     size_t bytes;
     uint32_t seq;
 };
@@ -101,7 +97,7 @@ int rt__coll_member_failed(rt_comm *comm, double *watch_at)
  * that failed. */
 static int wait_for(rt_comm *comm, int r, uint32_t want)
 {
-    struct flag *f = &comm->cshm->slots[r].arrived;
+    struct flag *f = &comm->cshm->arrived[r];
     double watch_at = 0;
     for (unsigned idle = 0; !reached(__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE), want);) {
         if (rt__progress() > 0) {
@@ -168,7 +164,7 @@ static void region_make(rt_comm *comm)
     comm->cshm = OFF;
     if (!may_share(comm))
         return;
-    size_t bytes = ((size_t)comm->size * sizeof(struct slot) + 4095) / 4096 * 4096;
+    size_t bytes = ((size_t)comm->size * sizeof(struct flag) + 4095) / 4096 * 4096;
     char name[128] = {0};
     int fd = -1;
     if (comm->rank == 0) {
@@ -212,14 +208,14 @@ void rt__coll_shm_free(rt_comm *comm)
     comm->cshm = NULL;
     if (!cs || cs == OFF)
         return;
-    munmap(cs->slots, cs->bytes);
+    munmap(cs->arrived, cs->bytes);
     free(cs);
 }
 
 /* The barrier: every rank's arrival seen by every rank. */
 static int barrier(rt_comm *comm, uint32_t s)
 {
-    post(&comm->cshm->slots[comm->rank].arrived, s);
+    post(&comm->cshm->arrived[comm->rank], s);
     int dead = -1;
     for (int r = 0; r < comm->size && dead < 0; r++)
         if (r != comm->rank)
