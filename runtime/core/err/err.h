@@ -18,9 +18,9 @@ struct rt_errhandler {
     rt_callback cb;  /* RT__EH_USER only */
 };
 
-/* Objects that carry an error handler but have no other state yet (the session part will own
- * them). Files are the I/O part's (io/io.h). */
-struct rt_session { rt_obj obj; rt_errhandler *errh; };
+/* A session (init/session.c owns it): its error handler and the thread level it was given.
+ * Files are the I/O part's (io/io.h). */
+struct rt_session { rt_obj obj; rt_errhandler *errh; int thread_level; };
 
 /* ------------------------------------------------------------ state (errors.c, errcodes.c) */
 

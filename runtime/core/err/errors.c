@@ -52,7 +52,7 @@ static _Noreturn void end_job(int status, const char *why)
         _exit(status);
     rt__err.aborting = 1;
     fflush(NULL);
-    if (rt__g.life.state == RT_STATE_INITIALIZED && !rt__pmi_singleton())
+    if (rt_ready && !rt__pmi_singleton()) /* MPI_Init's or a session's runtime is up */
         rt__pmi_abort(status, why); /* the launcher ends the whole job */
     exit(status);
 }

@@ -15,6 +15,13 @@ int rt__world_init(void);
 /* At finalize: leaves the job (the launcher then knows this rank finished cleanly). */
 void rt__world_finalize(void);
 
+/* A session starts (state.c): brings the runtime up unless MPI_Init or another session did;
+ * *provided = the thread level the session gets for required. RT_SUCCESS or the code raised
+ * under fn. */
+int rt__session_enter(const char *fn, int required, int *provided);
+/* A session ends: the runtime stays up (MPI_Finalize or the process's exit takes it down). */
+void rt__session_leave(void);
+
 /* ------------------------------------------------------------ env (env.c) */
 
 /* At load: takes the MPI_Wtime origin. */

@@ -87,7 +87,7 @@ __attribute__((constructor(101))) static void rt__load(void)
  * TCP gate) still run then, and would use what is freed; the system takes it back. */
 __attribute__((destructor(101))) static void rt__unload(void)
 {
-    if (rt__g.life.state == RT_STATE_INITIALIZED)
+    if (rt__g.life.state == RT_STATE_INITIALIZED || rt_ready)
         return;
     rt__info_destroy(rt_builtins[RT_B_INFO_ENV]);
     rt__errcodes_unload();

@@ -49,8 +49,81 @@ static int thread_level_max(void)
     return RT_THREAD_MULTIPLE;
 }
 
-/* Shared by MPI_Init and MPI_Init_thread: checks the state, sets up the world, the
- * builtins and MPI_INFO_ENV; *provided (may be NULL) = the level given. */
+/* Whether the runtime is up (world joined, transports wired: by MPI_Init or the first
+ * MPI_Session_init), was taken down (for good: PMI-1 lets a process finalize once), and how
+ * many sessions are live (docs/internals.md, "Sessions"). */
+static int up, down, nsessions;
+
+static void tear_down(void);
+
+/* At exit (registered by a bring-up): takes the runtime down if MPI_Init is not holding it
+ * (a program of sessions only, or sessions left after MPI_Finalize). */
+static void exit_tear_down(void)
+{
+    if (up && rt__g.life.state != RT_STATE_INITIALIZED && !rt__err.aborting)
+        tear_down();
+}
+
+/* Brings the runtime up: joins the job, wires the transports (collective over the job, as the
+ * launcher's fences are), sets up the builtins and MPI_INFO_ENV; required is the thread level
+ * wanted. Returns RT_SUCCESS or an error class (raised under fn). */
+static int bring_up(const char *fn, int *argc, char ***argv, int required)
+{
+    int err;
+
+    if (down)
+        return rt_raise(NULL, RT_ERR_UNSUPPORTED_OPERATION, fn, "a session cannot start after MPI_Finalize "
+                        "took the process out of the job (PMI-1 joins a job once)");
+    if ((err = rt__world_init()) != RT_SUCCESS)
+        return rt_raise(NULL, err, fn, "cannot join the job");
+    rt__g.life.thread_required = required;
+    int max = thread_level_max();
+    rt__g.life.thread_provided = required < max ? required : max;
+    rt__g.life.main_thread = pthread_self();
+    rt__comm_init();
+    if ((err = rt__p2p_init()) != RT_SUCCESS)
+        return rt_raise(NULL, err, fn, "cannot set up the transports between the processes");
+    rt__attr_init();
+    rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
+    up = 1;
+    __atomic_store_n(&rt_ready, 1, __ATOMIC_RELEASE); /* read without the lock: rt_fast_ok */
+    rt__progress_thread_start();
+    if (rt__g.life.thread_provided == RT_THREAD_MULTIPLE)
+        rt__threads_multiple();
+    static int registered;
+    if (!registered++)
+        atexit(exit_tear_down);
+    return RT_SUCCESS;
+}
+
+/* Raises the process's thread level towards required (never lowers it). Returns the level
+ * given. */
+static int raise_level(int required)
+{
+    int max = thread_level_max(), want = required < max ? required : max;
+    if (want > rt__g.life.thread_provided) {
+        if (want == RT_THREAD_MULTIPLE)
+            rt__threads_multiple();
+        rt__g.life.thread_provided = want;
+    }
+    return rt__g.life.thread_provided < required ? rt__g.life.thread_provided : required;
+}
+
+/* Takes the runtime down (collective over the job): the transports, the job, WORLD and SELF. */
+static void tear_down(void)
+{
+    rt__progress_thread_stop();
+    rt__p2p_finalize();
+    rt__world_finalize();
+    rt__comm_finalize();
+    rt__type_attrs_finalize();
+    up = 0;
+    down = 1;
+    __atomic_store_n(&rt_ready, 0, __ATOMIC_RELEASE);
+}
+
+/* Shared by MPI_Init and MPI_Init_thread: checks the state, brings the runtime up unless a
+ * session did, and enters the world model; *provided (may be NULL) = the level given. */
 static int init(const char *fn, int *argc, char ***argv, int required, int *provided)
 {
     int err;
@@ -63,26 +136,40 @@ static int init(const char *fn, int *argc, char ***argv, int required, int *prov
                         "MPI_Finalize");
     if (!valid_level(required))
         return rt_raise(NULL, RT_ERR_ARG, fn, "'required' = %d is not a thread level", required);
-    if ((err = rt__world_init()) != RT_SUCCESS)
-        return rt_raise(NULL, err, fn, "cannot join the job");
-
-    rt__g.life.thread_required = required;
-    int max = thread_level_max();
-    rt__g.life.thread_provided = required < max ? required : max;
-    rt__g.life.main_thread = pthread_self();
-    rt__comm_init();
-    if ((err = rt__p2p_init()) != RT_SUCCESS)
-        return rt_raise(NULL, err, fn, "cannot set up the transports between the processes");
-    rt__attr_init();
-    rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
+    if (!up) {
+        if ((err = bring_up(fn, argc, argv, required)) != RT_SUCCESS)
+            return err;
+    } else {
+        raise_level(required);
+        rt__g.life.thread_required = required;
+        rt__g.life.main_thread = pthread_self();
+        rt__info_env_init(argc ? *argc : 0, argv ? *argv : NULL, required);
+    }
     rt__g.life.state = RT_STATE_INITIALIZED;
-    __atomic_store_n(&rt_ready, 1, __ATOMIC_RELEASE); /* read without the lock: rt_fast_ok */
-    rt__progress_thread_start();
-    if (rt__g.life.thread_provided == RT_THREAD_MULTIPLE)
-        rt__threads_multiple();
     if (provided)
         *provided = rt__g.life.thread_provided;
     return RT_SUCCESS;
+}
+
+/* A session starts (MPI_Session_init): brings the runtime up if neither MPI_Init nor another
+ * session has; *provided = the thread level the session gets for required. Returns
+ * RT_SUCCESS or the error code raised under fn. */
+int rt__session_enter(const char *fn, int required, int *provided)
+{
+    int err;
+
+    if (!up && (err = bring_up(fn, NULL, NULL, required)) != RT_SUCCESS)
+        return err;
+    *provided = raise_level(required);
+    nsessions++;
+    return RT_SUCCESS;
+}
+
+/* A session ends (MPI_Session_finalize). The runtime stays up for later sessions (the process
+ * cannot join the job twice): MPI_Finalize or the process's exit takes it down. */
+void rt__session_leave(void)
+{
+    nsessions--;
 }
 
 /* MPI_Init: initializes MPI (thread level SINGLE). argc/argv may be NULL; they are read
@@ -130,17 +217,19 @@ int rt_Finalize(void)
     int err;
 
     rt_require_init(__func__);
+    if (rt__g.life.state != RT_STATE_INITIALIZED)
+        return rt__require_init_failed(__func__); /* sessions keep the runtime up: not MPI_Init */
     rt__progress_thread_stop();
     if ((err = rt__comm_attrs_finalize()) != RT_SUCCESS) {
         rt__progress_thread_start();
         return err;
     }
-    rt__p2p_finalize();
-    rt__world_finalize();
-    rt__comm_finalize();
-    rt__type_attrs_finalize();
+    if (nsessions == 0) {
+        tear_down();
+    } else { /* live sessions keep the transports: the process's exit takes them down */
+        rt__progress_thread_start();
+    }
     rt__g.life.state = RT_STATE_FINALIZED;
-    __atomic_store_n(&rt_ready, 0, __ATOMIC_RELEASE);
     return RT_SUCCESS;
 }
 
