@@ -256,5 +256,29 @@ static int call_extent(const rt_callback *cb, rt_type *type, rt_aint *extent, vo
     return af_error_code_in(rc);
 }
 
+/* Generalized request callbacks (MPI_Grequest_start). */
+static int call_query(const rt_callback *cb, void *extra_state, rt_status *st)
+{
+    MPI_Status s;
+    memset(&s, 0, sizeof s);
+    af_status_out(st, &s, 1);
+    int rc = ((MPI_Grequest_query_function *)(void (*)(void))cb->fn)(extra_state, &s);
+    int error = st->error;
+    af_status_in(&s, st, 0);
+    st->error = error;
+    return af_error_code_in(rc);
+}
+
+static int call_free(const rt_callback *cb, void *extra_state)
+{
+    return af_error_code_in(((MPI_Grequest_free_function *)(void (*)(void))cb->fn)(extra_state));
+}
+
+static int call_cancel(const rt_callback *cb, void *extra_state, int complete)
+{
+    return af_error_code_in(((MPI_Grequest_cancel_function *)(void (*)(void))cb->fn)(extra_state, complete != 0));
+}
+
 const rt_face af_face = {RT_FACE_VERSION, "C (MPI-5.0 standard ABI)", call_errhandler, handle_at, call_op,
-                          call_copy, call_delete, handle_value, call_conversion, call_extent};
+                          call_copy, call_delete, handle_value, call_conversion, call_extent,
+                          call_query, call_free, call_cancel};

@@ -1,6 +1,7 @@
 /* handles.c — MPICH-encoded integer handles <-> runtime objects, and the C face's table of
  * methods the runtime calls back (error handlers, handle arrays). */
 #include <stdio.h>
+#include <string.h>
 
 #include "conv.h"
 
@@ -326,8 +327,32 @@ static int call_extent(const rt_callback *cb, rt_type *type, rt_aint *extent, vo
     return cf_error_code_in(rc);
 }
 
+/* Generalized request callbacks (MPI_Grequest_start). */
+static int call_query(const rt_callback *cb, void *extra_state, rt_status *st)
+{
+    MPI_Status s;
+    memset(&s, 0, sizeof s);
+    cf_status_out(st, &s, 1);
+    int rc = ((MPI_Grequest_query_function *)(void (*)(void))cb->fn)(extra_state, &s);
+    int error = st->error;
+    cf_status_in(&s, st, 0);
+    st->error = error;
+    return cf_error_code_in(rc);
+}
+
+static int call_free(const rt_callback *cb, void *extra_state)
+{
+    return cf_error_code_in(((MPI_Grequest_free_function *)(void (*)(void))cb->fn)(extra_state));
+}
+
+static int call_cancel(const rt_callback *cb, void *extra_state, int complete)
+{
+    return cf_error_code_in(((MPI_Grequest_cancel_function *)(void (*)(void))cb->fn)(extra_state, complete != 0));
+}
+
 const rt_face cf_face = {RT_FACE_VERSION, "C (MPICH ABI)", call_errhandler, handle_at, call_op,
-                          call_copy, call_delete, handle_value, call_conversion, call_extent};
+                          call_copy, call_delete, handle_value, call_conversion, call_extent,
+                          call_query, call_free, call_cancel};
 
 /* MPICH's leniencies that programs built for it rely on (README: MPICH's leniencies). */
 __attribute__((constructor)) static void cf_leniencies(void)

@@ -97,7 +97,7 @@ typedef struct rt_callback {
                              only to pick the value's view and the copy's kind (RT_ATTR_*);
                              the face does the calling convention. */
 
-#define RT_FACE_VERSION 4
+#define RT_FACE_VERSION 5
 /* What the runtime needs from a face to call user code. Methods valid for version >= 1:
  * call_errhandler: call cb (an error handler for objects of class obj->cls) with the face's
  *   handle for obj and the face's value of the runtime error code `code`.
@@ -128,7 +128,15 @@ typedef struct rt_callback {
  *   extra_state) with dt the face's handle for type; count a C int unless cb->flags &
  *   RT_CB_LARGE (MPI_Count; the runtime never passes more than INT_MAX to an int one). Returns
  *   the callback's error code translated to a runtime code.
- * call_extent: call cb (an extent function) as f(dt, &extent, extra_state); the same code. */
+ * call_extent: call cb (an extent function) as f(dt, &extent, extra_state); the same code.
+ * Methods valid for version >= 5 (generalized requests, MPI_Grequest_start; cb->fn is never
+ * NULL):
+ * call_query: call cb (a query function) as f(extra_state, &status), the face's status made
+ *   from *st; then *st = the status it filled, but for its error field (left as it was: the
+ *   function's return code is the request's error). Returns that code translated to a
+ *   runtime code.
+ * call_free: call cb (a free function) as f(extra_state); the same code.
+ * call_cancel: call cb (a cancel function) as f(extra_state, complete); the same code. */
 typedef struct rt_face {
     int version;
     const char *name;
@@ -146,6 +154,10 @@ typedef struct rt_face {
     int (*call_conversion)(const rt_callback *cb, void *userbuf, rt_type *type, rt_count count, void *filebuf,
                            rt_offset position, void *extra_state);
     int (*call_extent)(const rt_callback *cb, rt_type *type, rt_aint *extent, void *extra_state);
+    /* version >= 5 */
+    int (*call_query)(const rt_callback *cb, void *extra_state, rt_status *st);
+    int (*call_free)(const rt_callback *cb, void *extra_state);
+    int (*call_cancel)(const rt_callback *cb, void *extra_state, int complete);
 } rt_face;
 
 /* Lets the predefined ops apply to the op/type pairs MPICH 4.0.2 accepts beyond the standard

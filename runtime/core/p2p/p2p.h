@@ -58,11 +58,12 @@ struct rt_message {
     rt_comm *comm;           /* holds a reference */
 };
 
-enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE, RT__REQ_COLL };
+enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE, RT__REQ_COLL, RT__REQ_GREQ };
 enum rt__send_mode { RT__MODE_STD = 0, RT__MODE_SYNC, RT__MODE_READY, RT__MODE_BUFFERED };
 
 /* A request: a send or a receive in flight, a persistent one (created inactive by *_init),
- * or a composite one (MPI_Isendrecv: done when its parts are). p2p_*.c own the fields. */
+ * a composite one (MPI_Isendrecv: done when its parts are), or a generalized one
+ * (MPI_Grequest_start: done when the user says, p2p_greq.c). p2p_*.c own the fields. */
 struct rt_request {
     rt_obj obj;
     uint8_t kind;          /* enum rt__req_kind */
@@ -97,6 +98,8 @@ struct rt_request {
     struct rt_request *sub[2];       /* composite: its parts (owned) */
     struct rt_message *mrecv;        /* MPI_Mrecv/Imrecv: the message to receive */
     struct rt__sched *sched;         /* collectives: the schedule it runs (owned) */
+    struct rt__greq *greq;           /* generalized requests: the user's callbacks (owned; NULL
+                                        once its free function ran) */
 };
 
 
@@ -331,6 +334,19 @@ static inline int rt__request_done(const rt_request *r)
         return rt__request_parts_done(r);
     return __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
 }
+/* ---- generalized requests (p2p_greq.c; MPI_Grequest_start, MPI_Grequest_complete) */
+
+/* Calls complete generalized request r's query function (the library's lock taken if this
+ * thread is in a channel entry): r->status becomes the status it fills, its error the
+ * function's error code (RT_SUCCESS = 0), which is returned. Nothing raised. */
+int rt__greq_query(rt_request *r);
+/* Calls r's free function once (later calls do nothing) and frees r->greq; returns its error
+ * code. Nothing raised. */
+int rt__greq_free(rt_request *r);
+/* MPI_Cancel of generalized request r: calls its cancel function with complete = whether
+ * MPI_Grequest_complete was called; returns its error code. Nothing raised. */
+int rt__greq_cancel(rt_request *r);
+
 /* Destructor: releases comm, type, temporary buffers and parts. */
 void rt__request_destroy(rt_obj *o);
 /* Destructor of message objects from MPI_Mprobe. */

@@ -1,6 +1,6 @@
 /* p2p_request.c — requests: creation, completion and release, and the calls that complete
  * them (MPI_Wait/Test and their any/all/some forms, MPI_Request_get_status*, MPI_Cancel,
- * MPI_Request_free, MPI_Start/Startall). */
+ * MPI_Request_free, MPI_Start/Startall); a generalized request's callbacks run from here too. */
 #include "type/type.h"
 #include "p2p.h"
 
@@ -132,7 +132,7 @@ void rt__request_drop(rt_request *r)
 {
     if (rt__obj_unref(&r->obj) > 0)
         return;
-    if (nkept < KEPT_MAX && !r->sub[0] && !r->sub[1] && !r->mrecv && !r->sched &&
+    if (nkept < KEPT_MAX && !r->sub[0] && !r->sub[1] && !r->mrecv && !r->sched && !r->greq &&
         (keeping || keep_start())) {
         if (r->tmp)
             free(r->tmp);
@@ -199,6 +199,7 @@ void rt__request_destroy(rt_obj *o)
         rt__coll_hooks.destroy(r);
     if (r->tmp)
         free(r->tmp);
+    free(r->greq); /* a generalized request never waited for nor freed (MPI_Finalize) */
     rt__obj_release((rt_obj *)r->comm);
     rt__obj_release((rt_obj *)r->type);
 }
@@ -243,9 +244,12 @@ static int error_of(const rt_request *r, const rt_request *x)
 }
 
 /* A completed request's status: a composite request's is its receive's (source, tag,
- * count), with the error of the part that failed (failed_part). */
+ * count), with the error of the part that failed (failed_part). A generalized request's is
+ * what its query function makes (called each time). */
 static rt_status status_of(const rt_request *r)
 {
+    if (__builtin_expect(r->kind == RT__REQ_GREQ, 0))
+        rt__greq_query((rt_request *)r);
     rt_status s = r->kind != RT__REQ_COMPOSITE ? r->status : r->sub[1] ? r->sub[1]->status : r->status;
     s.error = error_of(r, failed_part(r));
     return s;
@@ -288,12 +292,32 @@ static __attribute__((noinline, cold)) int request_error(const rt_request *r, co
                     why ? why : "unknown error");
 }
 
+/* finish() for a generalized request: its query function makes the status, then its free
+ * function runs; the first of their error codes that is not RT_SUCCESS is the status's error. */
+static __attribute__((noinline)) int finish_greq(rt_request **rp, rt_status *status, const char *fn, int raise)
+{
+    rt_request *r = *rp;
+    int qerr = rt__greq_query(r), ferr = rt__greq_free(r);
+    int err = qerr ? qerr : ferr;
+    r->status.error = err;
+    if (status)
+        *status = r->status;
+    if (raise && err != RT_SUCCESS)
+        err = rt_raise(NULL, err, fn, "the %s function of a generalized request returned error code %d",
+                       qerr ? "query" : "free", err);
+    rt__request_drop(r);
+    *rp = NULL;
+    return err;
+}
+
 /* Hands back completed request *rp: fills status, frees it (or makes a persistent one
  * inactive) and sets *rp to NULL. Returns the request's error code (raised), if any. */
 static inline __attribute__((always_inline)) int finish(rt_request **rp, rt_status *status, const char *fn,
                                                       int raise)
 {
     rt_request *r = *rp;
+    if (__builtin_expect(r->kind == RT__REQ_GREQ, 0))
+        return finish_greq(rp, status, fn, raise);
     int err = error_of(r, failed_part(r));
     if (status)
         *status = status_of(r);
@@ -360,6 +384,14 @@ int rt_Request_get_status(rt_request *request, int *flag, rt_status *status)
     if (!rt__request_done(request))
         rt__progress();
     *flag = rt__request_done(request);
+    if (*flag && request->kind == RT__REQ_GREQ) { /* its query function says, every time */
+        int err = rt__greq_query(request);
+        if (status)
+            *status = request->status;
+        return err ? rt_raise(NULL, err, __func__, "the query function of a generalized request returned error code %d",
+                              err)
+                   : RT_SUCCESS;
+    }
     if (*flag && status)
         *status = status_of(request);
     return RT_SUCCESS;
@@ -576,6 +608,11 @@ int rt_Cancel(rt_request *request)
         return RT_ERR(request ? request->comm : NULL, RT_ERR_REQUEST, "request is not active");
     if (request->kind == RT__REQ_COLL)
         return RT_ERR(request->comm, RT_ERR_REQUEST, "a collective operation cannot be cancelled");
+    if (request->kind == RT__REQ_GREQ) { /* its cancel function decides; it completes as ever */
+        int err = rt__greq_cancel(request);
+        return err ? RT_ERR(NULL, err, "the cancel function of a generalized request returned error code %d", err)
+                   : RT_SUCCESS;
+    }
     if (rt__request_done(request))
         return RT_SUCCESS;
     if (rt__posted_cancel(request) || rt__pending_cancel(request)) {
@@ -595,8 +632,10 @@ int rt_Request_free(rt_request **request)
     *request = NULL;
     if (rt__free_when_complete(r)) /* still running: it goes when complete */
         return RT_SUCCESS;
+    int err = r->kind == RT__REQ_GREQ ? rt__greq_free(r) : RT_SUCCESS; /* completed, never waited for */
     rt__request_drop(r);
-    return RT_SUCCESS;
+    return err ? RT_ERR(NULL, err, "the free function of a generalized request returned error code %d", err)
+               : RT_SUCCESS;
 }
 
 const char *rt__start_failure(int err)
