@@ -6,6 +6,7 @@
 #include "group/group.h"
 #include "coll/coll.h"
 #include "comm.h"
+#include "p2p/p2p_bsend.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -218,6 +219,10 @@ rt_comm *rt__comm_new_pending(rt_comm *parent, int size, int rank, int *world, i
         c->lcoll = &views[1];
         view_setup(c->lcoll, size, rank, 0, lworld, c->ctx + 1);
     }
+    if (parent && rt__bsend_comm_set_session(c, rt__bsend_comm_session(parent))) {
+        rt__obj_release(&c->obj); /* its destructor frees what it holds */
+        return NULL;
+    }
     return c;
 }
 
@@ -247,8 +252,7 @@ void rt__comm_free_parts(rt_comm *c)
     c->topo = NULL;
     rt__obj_release((rt_obj *)c->info);
     c->info = NULL;
-    free(c->bbuf);
-    c->bbuf = NULL;
+    rt__bsend_comm_gone(c);
     rt__coll_shm_free(c);
 }
 
@@ -688,6 +692,11 @@ int rt_Comm_group(rt_comm *comm, rt_group **group)
     rt_group *g = w ? rt__group_adopt(comm->size, w) : NULL;
     if (!g)
         return failed(comm, RT_ERR_NO_MEM, __func__);
+    rt_session *s = rt__bsend_comm_session(comm);
+    if (s && !g->obj.builtin && !g->session) { /* the group derives from comm's session */
+        g->session = s;
+        rt__obj_retain(&s->obj);
+    }
     *group = g;
     return RT_SUCCESS;
 }

@@ -4,6 +4,7 @@
 #include "coll/coll.h"
 #include "group/group.h"
 #include "comm.h"
+#include "p2p/p2p_bsend.h"
 
 #include <stdlib.h>
 
@@ -80,8 +81,11 @@ int rt_Comm_create_from_group(rt_group *group, const char *stringtag, rt_info *i
                    : RT_ERR(NULL, RT_ERR_OTHER, "out of context ids");
     }
     *newcomm = rt__comm_new((rt_comm *)rt_builtins[RT_B_COMM_WORLD], id, group->size, group->rank, w, 0, NULL);
-    if (!*newcomm)
+    if (!*newcomm || rt__bsend_comm_set_session(*newcomm, group->session)) {
+        if (*newcomm)
+            rt_Comm_free(newcomm);
         return RT_ERR(NULL, RT_ERR_NO_MEM, "out of memory");
+    }
     set_errhandler(*newcomm, errhandler);
     return RT_SUCCESS;
 }
@@ -129,8 +133,11 @@ int rt_Intercomm_create_from_groups(rt_group *local_group, int local_leader, rt_
     }
     *newintercomm = rt__comm_new((rt_comm *)rt_builtins[RT_B_COMM_WORLD], id, nl, local_group->rank, remote, nr,
                                  local);
-    if (!*newintercomm)
+    if (!*newintercomm || rt__bsend_comm_set_session(*newintercomm, local_group->session)) {
+        if (*newintercomm)
+            rt_Comm_free(newintercomm);
         return RT_ERR(NULL, RT_ERR_NO_MEM, "out of memory");
+    }
     set_errhandler(*newintercomm, errhandler);
     return RT_SUCCESS;
 }

@@ -20,7 +20,13 @@ struct rt_errhandler {
 
 /* A session (init/session.c owns it): its error handler and the thread level it was given.
  * Files are the I/O part's (io/io.h). */
-struct rt_session { rt_obj obj; rt_errhandler *errh; int thread_level; };
+struct rt__bsend_buf;
+struct rt_session {
+    rt_obj obj;
+    rt_errhandler *errh;
+    int thread_level;
+    struct rt__bsend_buf *bbuf; /* MPI_Session_attach_buffer's (p2p/p2p_bsend.c), or NULL */
+};
 
 /* ------------------------------------------------------------ state (errors.c, errcodes.c) */
 

@@ -31,13 +31,26 @@ rt_group *rt__group_adopt(int n, int *ranks)
     return g;
 }
 
-/* Frees g's rank list (idempotent). */
+/* g (new, or NULL) derives from the session `from` derives from: g holds a reference to it. */
+rt_group *rt__group_derive(rt_group *g, const rt_group *from)
+{
+    if (g && !g->obj.builtin && from && from->session && !g->session) {
+        g->session = from->session;
+        rt__obj_retain(&g->session->obj);
+    }
+    return g;
+}
+
+/* Frees g's rank list and drops its session (idempotent). */
 void rt__group_destroy(rt_obj *o)
 {
     rt_group *g = (rt_group *)o;
     free(g->ranks);
     g->ranks = NULL;
     g->size = 0;
+    if (g->session)
+        rt__obj_release(&g->session->obj);
+    g->session = NULL;
 }
 
 /* obj.c has no destructor for groups registered yet: the rank list is freed here before
@@ -207,7 +220,7 @@ static int setop(rt_group *g1, rt_group *g2, rt_group **newgroup, enum setop op,
                 out[n++] = g2->ranks[i];
     }
     free(inv);
-    return give(rt__group_adopt(n, out), newgroup, fn);
+    return give(rt__group_derive(rt__group_derive(rt__group_adopt(n, out), g1), g2), newgroup, fn);
 }
 
 /* MPI_Group_union: group1's processes in order, then group2's not in group1. */
@@ -270,7 +283,7 @@ int rt_Group_incl(rt_group *group, int n, const int *ranks, rt_group **newgroup)
     }
     for (int i = 0; i < n; i++)
         out[i] = group->ranks[ranks[i]];
-    return give(rt__group_adopt(n, out), newgroup, __func__);
+    return give(rt__group_derive(rt__group_adopt(n, out), group), newgroup, __func__);
 }
 
 /* MPI_Group_excl: group without the processes ranks[0..n), in group's order. Ranks out of
@@ -294,7 +307,7 @@ int rt_Group_excl(rt_group *group, int n, const int *ranks, rt_group **newgroup)
         free(out);
         return err;
     }
-    return give(rt__group_adopt(k, out), newgroup, __func__);
+    return give(rt__group_derive(rt__group_adopt(k, out), group), newgroup, __func__);
 }
 
 /* Expands n triplets (first, last, stride) of group into ranks (marked in seen, in order);
@@ -346,7 +359,7 @@ int rt_Group_range_incl(rt_group *group, int n, const int *ranges, rt_group **ne
         free(out);
         return err;
     }
-    return give(rt__group_adopt(k, out), newgroup, __func__);
+    return give(rt__group_derive(rt__group_adopt(k, out), group), newgroup, __func__);
 }
 
 /* MPI_Group_range_excl: group without the processes of the n ranges, in group's order. */
@@ -369,7 +382,7 @@ int rt_Group_range_excl(rt_group *group, int n, const int *ranges, rt_group **ne
         free(out);
         return err;
     }
-    return give(rt__group_adopt(k, out), newgroup, __func__);
+    return give(rt__group_derive(rt__group_adopt(k, out), group), newgroup, __func__);
 }
 
 /* ------------------------------------------------------------ free */

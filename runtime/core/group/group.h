@@ -11,6 +11,7 @@ struct rt_group {
     int size;
     int rank;        /* this process's rank in the group, RT_UNDEFINED if not a member */
     int *ranks;      /* ranks[i]: world rank of group rank i (owned; NULL when size is 0) */
+    rt_session *session; /* the session it derives from (a reference), or NULL (world model) */
 };
 
 /* ------------------------------------------------------------ groups (group.c) */
@@ -18,6 +19,9 @@ struct rt_group {
 /* A new group of the n world ranks in ranks, which it adopts (malloc'ed; freed on failure
  * and for n == 0, which gives MPI_GROUP_EMPTY). NULL when out of memory. */
 rt_group *rt__group_adopt(int n, int *ranks);
+/* g (a new group, or NULL) derives from the session `from` derives from, if any (then g holds
+ * a reference to that session). Returns g. */
+rt_group *rt__group_derive(rt_group *g, const rt_group *from);
 /* Drops a reference to g (NULL and builtins: nothing); the last frees its rank list. */
 void rt__group_release(rt_group *g);
 /* Destructor of groups (frees the rank list; safe to call twice). */

@@ -2,6 +2,7 @@
  * level) and its error handler. The runtime under them is state.c's (docs/internals.md, "Sessions"). */
 #include "info/info.h"
 #include "init.h"
+#include "p2p/p2p_bsend.h"
 
 #include <stdio.h>
 #include <strings.h>
@@ -49,12 +50,14 @@ int rt_Session_init(rt_info *info, rt_errhandler *errhandler, rt_session **sessi
     return RT_SUCCESS;
 }
 
-/* MPI_Session_finalize: frees *session and sets it to NULL. Objects derived from it stay
+/* MPI_Session_finalize: flushes and detaches the session's buffer (MPI_Session_attach_buffer),
+ * frees *session and sets it to NULL. Objects derived from it stay
  * usable until the process ends (the runtime stays up: state.c); freeing them first is the
  * program's part, as the standard asks. */
 int rt_Session_finalize(rt_session **session)
 {
     rt_session *s = *session;
+    rt__bsend_session_gone(s); /* its buffered messages go out first */
     rt_errhandler *eh = s->errh;
     s->errh = NULL;
     rt__obj_release(&eh->obj);

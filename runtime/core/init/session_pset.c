@@ -92,5 +92,9 @@ int rt_Group_from_session_pset(rt_session *session, const char *pset_name, rt_gr
     *newgroup = rt__group_adopt(n, ranks);
     if (!*newgroup)
         return RT_ERR(session, RT_ERR_NO_MEM, "cannot create another group");
+    if (!(*newgroup)->obj.builtin) { /* the group derives from the session (its buffer: p2p_bsend.c) */
+        (*newgroup)->session = session;
+        rt__obj_retain(&session->obj);
+    }
     return RT_SUCCESS;
 }
