@@ -37,8 +37,9 @@ enum rt__coll_mode { RT__COLL_BLOCKING, RT__COLL_NONBLOCKING, RT__COLL_PERSISTEN
 int rt__coll_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, int mode, rt_request **req,
                  const char *fn);
 
-/* Runs a blocking barrier through comm's shared region (coll_shm.c) when its processes share a
- * node: returns 1 with *err = RT_SUCCESS or the error code (raised on comm, naming fn), or 0
+/* Runs a blocking barrier, broadcast or reduction to all (of a type whose elements are one run
+ * of bytes) through comm's shared region (coll_shm.c) when its processes share a node, every
+ * such call whatever its size: returns 1 with *err = RT_SUCCESS or the error code (raised on comm, naming fn), or 0
  * when the collective must run as messages (the same answer on every member).
  * SWITCHYARD_COLL_SHM=0 turns it off. */
 int rt__coll_shm_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, const char *fn, int *err);

@@ -1,7 +1,7 @@
-/* coll_shm.c — blocking barriers among the processes of one node through a region each
- * communicator shares: one flag per rank, no messages. */
+/* coll_shm.c — the region a communicator's processes on one node share for their collectives:
+ * making and freeing it, posting steps and waiting for them (coll_shm.h). */
 #define _GNU_SOURCE
-#include "coll.h"
+#include "coll_shm.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -14,25 +14,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-/* A number other processes wait for, with how many sleep on it (a futex word). */
-struct flag {
-    uint32_t seq;
-    uint32_t sleepers;
-    char pad[56];
-};
-
-/* A communicator's region (comm->cshm): one flag per rank, the last barrier it arrived at; seq
- * counts the barriers this process has done through it, which every member does in the same
- * order. */
-struct rt__coll_shm {
-    struct flag *arrived;
-    size_t bytes;
-    uint32_t seq;
-};
-
-/* comm->cshm when the region cannot be used (not one node, disabled, or its making failed). */
-#define OFF ((struct rt__coll_shm *)1)
 
 void rt__futex_wait(uint32_t *word, uint32_t val, long ns)
 {
@@ -52,29 +33,37 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* Whether v is want or later (the numbers wrap). */
 static int reached(uint32_t v, uint32_t want)
 {
     return (int32_t)(v - want) >= 0;
 }
 
-/* Publishes v in f (release: the stores before it are seen by whoever sees v) and wakes the
- * sleepers. sleepers and seq pair with sleep_on, both sequentially consistent. */
-static void post(struct flag *f, uint32_t v)
+void rt__coll_shm_post(rt_comm *comm, uint32_t q)
 {
-    __atomic_store_n(&f->seq, v, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&f->sleepers, __ATOMIC_SEQ_CST))
-        rt__futex_wake(&f->seq);
+    /* sequentially consistent, as sleep_on's: either it sees the new seq or this sees its
+     * sleepers count */
+    struct rt__coll_line *l = rt__coll_line(comm->cshm, comm->size, q, comm->rank);
+    __atomic_store_n(&l->seq, q, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&l->sleepers, __ATOMIC_SEQ_CST))
+        rt__futex_wake(&l->seq);
 }
 
-/* Sleeps on f while it has not reached want, at most 1 ms. */
-static void sleep_on(struct flag *f, uint32_t want)
+/* Sleeps on l while it has not reached want, at most 1 ms. */
+static void sleep_on(struct rt__coll_line *l, uint32_t want)
 {
-    __atomic_fetch_add(&f->sleepers, 1, __ATOMIC_SEQ_CST);
-    uint32_t v = __atomic_load_n(&f->seq, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&l->sleepers, 1, __ATOMIC_SEQ_CST);
+    uint32_t v = __atomic_load_n(&l->seq, __ATOMIC_SEQ_CST);
     if (!reached(v, want))
-        rt__futex_wait(&f->seq, v, 1000000);
-    __atomic_fetch_sub(&f->sleepers, 1, __ATOMIC_RELAXED);
+        rt__futex_wait(&l->seq, v, 1000000);
+    __atomic_fetch_sub(&l->sleepers, 1, __ATOMIC_RELAXED);
 }
 
 int rt__coll_member_failed(rt_comm *comm, double *watch_at)
@@ -92,36 +81,62 @@ int rt__coll_member_failed(rt_comm *comm, double *watch_at)
     return rt__failures() ? rt__failed_peer(comm, RT_ANY_SOURCE) : -1;
 }
 
-/* Waits until rank r's flag reaches want: spins, yields, then sleeps on it, progressing
- * meanwhile (others may wait for this process's messages). Returns -1, or the rank of comm
- * that failed. */
-static int wait_for(rt_comm *comm, int r, uint32_t want)
+/* How a wait polls: with pause this long (none on a crowded node: the rank waited for may
+ * need this CPU), then yielding until WAIT_YIELD_NS, then asleep on the line (as the
+ * shared-memory transport's waits). */
+#define WAIT_PAUSE_NS 1000
+#define WAIT_YIELD_NS 20000
+
+int rt__coll_shm_wait(rt_comm *comm, int r, uint32_t q)
 {
-    struct flag *f = &comm->cshm->arrived[r];
+    struct rt__coll_line *l = rt__coll_line(comm->cshm, comm->size, q, r);
+    if (reached(__atomic_load_n(&l->seq, __ATOMIC_ACQUIRE), q))
+        return -1;
     double watch_at = 0;
-    for (unsigned idle = 0; !reached(__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE), want);) {
-        if (rt__progress() > 0) {
-            idle = 0;
+    long long t0 = now_ns(), pause_ns = rt__node_crowded() ? 0 : WAIT_PAUSE_NS;
+    for (unsigned idle = 0; !reached(__atomic_load_n(&l->seq, __ATOMIC_ACQUIRE), q);) {
+        if (rt__progress() > 0) /* others may wait for this process's messages */
             continue;
-        }
-        idle++;
-        if (idle % 64 == 0) {
+        if (++idle % 64 == 0) {
             int dead = rt__coll_member_failed(comm, &watch_at);
             if (dead >= 0)
                 return dead;
         }
+        long long waited = now_ns() - t0;
         int paused = rt__big_pause(); /* MPI_THREAD_MULTIPLE: other threads go on */
-        if (idle < 16) {
+        if (waited < pause_ns) {
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
 #endif
-        } else if (idle < 32) {
+        } else if (waited < WAIT_YIELD_NS) {
             sched_yield();
         } else {
-            sleep_on(f, want);
+            sleep_on(l, q);
         }
         rt__big_resume(paused);
     }
+    return -1;
+}
+
+int rt__coll_shm_wait_all(rt_comm *comm, uint32_t q)
+{
+    struct rt__coll_shm *cs = comm->cshm;
+    if (reached(cs->all, q))
+        return -1;
+    for (int r = 0; r < comm->size; r++) {
+        int dead = r == comm->rank ? -1 : rt__coll_shm_wait(comm, r, q);
+        if (dead >= 0)
+            return dead;
+    }
+    /* a broadcast's root waits for steps well behind its own: see whether every member has
+     * posted this process's last step already, so that the next LANES - 1 steps need no look */
+    uint32_t last = cs->seq - 1;
+    int r = 0;
+    if (reached(last, q + 1))
+        while (r < comm->size && (r == comm->rank ||
+                                  reached(__atomic_load_n(&rt__coll_line(cs, comm->size, last, r)->seq, __ATOMIC_ACQUIRE), last)))
+            r++;
+    cs->all = r == comm->size ? last : q;
     return -1;
 }
 
@@ -156,15 +171,17 @@ static int may_share(const rt_comm *comm)
     return 1;
 }
 
-/* Makes comm's region (collective: every member calls it in the same operation): rank 0 makes
- * the segment, the others map it, then it is unlinked. comm->cshm = the region, or OFF where
- * it cannot be used (the same on every member: they agree). */
-static void region_make(rt_comm *comm)
+/* Rank 0 makes the segment, the others map it, then it is unlinked; they agree whether it
+ * worked. */
+void rt__coll_shm_make(rt_comm *comm)
 {
-    comm->cshm = OFF;
+    comm->cshm = RT__COLL_SHM_OFF;
     if (!may_share(comm))
         return;
-    size_t bytes = ((size_t)comm->size * sizeof(struct flag) + 4095) / 4096 * 4096;
+    size_t slot = SLOT_BYTES / (size_t)comm->size / 64 * 64;
+    slot = slot < SLOT_MIN ? SLOT_MIN : slot > SLOT_MAX ? SLOT_MAX : slot;
+    size_t lines = LANES * (size_t)comm->size * sizeof(struct rt__coll_line);
+    size_t bytes = (lines + DATA_LANES * (size_t)comm->size * slot + 4095) / 4096 * 4096;
     char name[128] = {0};
     int fd = -1;
     if (comm->rank == 0) {
@@ -198,7 +215,7 @@ static void region_make(rt_comm *comm)
         free(cs);
         return;
     }
-    *cs = (struct rt__coll_shm){p, bytes, 0};
+    *cs = (struct rt__coll_shm){p, (char *)p + lines, slot, bytes, 0, 0};
     comm->cshm = cs;
 }
 
@@ -206,35 +223,9 @@ void rt__coll_shm_free(rt_comm *comm)
 {
     struct rt__coll_shm *cs = comm->cshm;
     comm->cshm = NULL;
-    if (!cs || cs == OFF)
+    if (!cs || cs == RT__COLL_SHM_OFF)
         return;
-    munmap(cs->arrived, cs->bytes);
+    munmap(cs->lines, cs->bytes);
     free(cs);
 }
 
-/* The barrier: every rank's arrival seen by every rank. */
-static int barrier(rt_comm *comm, uint32_t s)
-{
-    post(&comm->cshm->arrived[comm->rank], s);
-    int dead = -1;
-    for (int r = 0; r < comm->size && dead < 0; r++)
-        if (r != comm->rank)
-            dead = wait_for(comm, r, s);
-    return dead;
-}
-
-int rt__coll_shm_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args *a, const char *fn, int *err)
-{
-    if (comm->cshm == OFF || comm->remote_size > 0 || build != rt__build_barrier)
-        return 0;
-    if ((*err = rt__coll_agree(comm, build, a, RT_SUCCESS, fn)) != RT_SUCCESS)
-        return 1;
-    if (!comm->cshm) { /* the first barrier on comm: every member makes the region */
-        region_make(comm);
-        if (comm->cshm == OFF)
-            return 0;
-    }
-    int dead = barrier(comm, ++comm->cshm->seq);
-    *err = dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : RT_SUCCESS;
-    return 1;
-}

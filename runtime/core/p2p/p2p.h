@@ -285,6 +285,8 @@ int rt__failed_peer(const rt_comm *comm, int source);
 /* 1 when world rank w is this process or reached through shared memory (so memory it maps
  * can be shared with it), else 0. */
 int rt__peer_shares_memory(int w);
+/* 1 when this node runs more of the job's ranks than it has CPUs for (a wait yields soon). */
+int rt__node_crowded(void);
 /* Asks w's transport to make sure w's death, if it died, is noticed (rt_tp_ops.watch). */
 void rt__watch_peer(int w);
 /* How many processes of the job are known to have failed (grows when one does). */

@@ -1012,6 +1012,11 @@ int rt__peer_shares_memory(int w)
     return w == rt__g.world.rank || (E.tp_of && w >= 0 && w < rt__g.world.size && E.tp_of[w] == &rt_tp_shm);
 }
 
+int rt__node_crowded(void)
+{
+    return E.env.crowded;
+}
+
 void rt__watch_peer(int w)
 {
     const rt_tp_ops *tp = w >= 0 && E.tp_of && w < rt__g.world.size ? E.tp_of[w] : NULL;
