@@ -73,6 +73,16 @@ static inline void *af_buffer_in(const void *p)
     return (void *)p;
 }
 
+/* A buffer address the runtime hands back (a detached buffer's): its sentinels become the face's. */
+static inline void *af_buffer_out(void *p)
+{
+    if (p == RT_IN_PLACE)
+        return MPI_IN_PLACE;
+    if (p == RT_BUFFER_AUTOMATIC)
+        return MPI_BUFFER_AUTOMATIC;
+    return p;
+}
+
 /* MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY are (int *)10 and 11, as the runtime's. */
 #define af_weights_in(w) ((int *)(w))
 

@@ -256,6 +256,8 @@ def _param(proc, p, params, names, large, F, eo, errobj, need_ptr, decls, pre, a
         if p.dir != 'in':
             need_ptr(p)
         args.append('(void *)%s' % n)
+        if k.map == 'buffer' and p.dir != 'in':  # a buffer address handed back: the face's sentinels
+            post.append('*(void **)%s = %s_buffer_out(*(void **)%s);' % (n, F, n))
         keyval = [q for q in params if q.kind.cls == 'handle' and q.kind.handle == 'keyval' and q.dir == 'in']
         flag = [q for q in params if q.kind.cls == 'logical' and q.dir == 'out']
         if cls == 'attribute' and p.dir != 'in' and keyval and flag:  # a get: map predefined values

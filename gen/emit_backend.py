@@ -350,6 +350,8 @@ def _param(ctx, proc, p, names, large, b):
     elif cls in ('c_pointer', 'attribute', 'extra_state', 'string', 'string_array', 'string_2darray', 'argv'):
         mt.append('void *')
         args.append('(void *)%s' % n)
+        if k.map == 'buffer' and p.dir != 'in':  # a buffer address handed back: the backend's sentinels
+            post.append('if (rc_ == 0) *(void **)%s = afb_buffer_out(*(void **)%s);' % (n, n))
         lens = [q.name for q in proc.c_params(large) if q.kind.name == 'STRING_LENGTH' and q.dir == 'out']
         if k.name == 'LIBRARY_VERSION':  # the library's name: Switchyard's shim, then the backend's
             post.append('if (rc_ == 0) afb_name_library(%s, %s);' % (n, lens[0] if lens else 'NULL'))

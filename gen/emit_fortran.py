@@ -183,6 +183,8 @@ def conversion(proc, callbacks=None, abi=False, fail='*ierr = %s;\n        retur
             args.append('ff_buf(%s)' % n)
         elif c == 'c_pointer':
             args.append(n)
+            if k.map == 'buffer' and p.dir != 'in':  # a buffer address handed back: mpif.h's sentinels
+                post.append('*(void **)%s = ff_buf_out(*(void **)%s);' % (n, n))
         elif c == 'function':
             args.append('(%s)%s' % (cdecl.c_base(p, False) if cdecl.c_base(p, False).endswith('*') else cdecl.c_base(p, False) + ' *', n))
             cb = callbacks.get(p.func_type)

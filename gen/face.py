@@ -30,7 +30,7 @@ def face_value(c, face):
 
 def maps(spec, face):
     """name -> (members [(face value, rt value, name)], kind) for every map a kind uses."""
-    used = {k.map for k in spec.kinds.values() if k.map and k.map != 'weights'} | \
+    used = {k.map for k in spec.kinds.values() if k.map and k.map not in model.POINTER_MAPS} | \
         {c.attr_value_map for c in spec.constants if c.attr_value_map}
     by_name = {c.name: c for c in spec.constants}
     out = {}

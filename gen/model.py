@@ -69,6 +69,9 @@ CALLBACK_KEYS = {'name', 'since', 'return', 'params', 'large_count', 'in_standar
 # the value maps that are no constant category: a constant's value_maps names those it belongs to
 # (in spec order); 'enum' adds it to every enum map (MPI_UNDEFINED)
 VALUE_MAPS = {'rank', 'tag', 'undefined', 'darg', 'enum'}
+# the maps of pointers, no value map: 'weights' (MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY in), 'buffer'
+# (a buffer address the call hands back: the runtime's MPI_BUFFER_AUTOMATIC becomes the face's)
+POINTER_MAPS = {'weights', 'buffer'}
 # the handle class of a constant of category OTHER_HANDLES, by its C type (from handles.json)
 OTHER_HANDLES = {}
 
@@ -85,7 +88,8 @@ class Kind:
     fortran: Optional[str]
     cls: str                     # how faces treat it (see KIND_CLASSES)
     handle: Optional[str] = None
-    map: Optional[str] = None    # rank | tag | undefined | error_code | enum:CAT | bits:CAT
+    # rank | tag | undefined | error_code | enum:CAT | bits:CAT, or a pointer map (POINTER_MAPS)
+    map: Optional[str] = None
     check: Optional[str] = None
     # the MPI error class a value failing `check` gives (MPI_ERR_DISP for an RMA target
     # displacement); None: MPI_ERR_COUNT for a count, else MPI_ERR_ARG

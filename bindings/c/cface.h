@@ -34,6 +34,7 @@ int cf_bad_handle(rt_obj *eo, const char *fn, const char *arg, intptr_t h, int c
 
 /* MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC have the runtime's values in this ABI. */
 #define cf_buffer_in(p) (p)
+#define cf_buffer_out(p) (p)
 
 /* MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY are exported objects in this ABI. */
 static inline int *cf_weights_in(const int *w)

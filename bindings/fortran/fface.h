@@ -20,15 +20,27 @@
 extern struct ff_priv1 { MPI_Fint bottom, in_place, status_ignore[MPI_F_STATUS_SIZE]; } mpipriv1_;
 extern struct ff_priv2 { MPI_Fint statuses_ignore[MPI_F_STATUS_SIZE], errcodes_ignore[1]; } mpipriv2_;
 
+/* MPI_BUFFER_AUTOMATIC (common block MPIFCMBA), MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY of mpif.h. */
+extern struct ff_int_block { MPI_Fint v; } mpifcmb5_, mpifcmb9_, mpifcmba_;
+
+/* A choice buffer's address: mpif.h's MPI_BOTTOM, MPI_IN_PLACE, MPI_BUFFER_AUTOMATIC (common
+ * blocks) become the C face's. */
 static inline void *ff_buf(void *p)
 {
     if (p == &mpipriv1_.bottom)
         return MPI_BOTTOM;
     if (p == &mpipriv1_.in_place)
         return MPI_IN_PLACE;
+    if (p == (void *)&mpifcmba_)
+        return MPI_BUFFER_AUTOMATIC;
     return p;
 }
-extern struct ff_int_block { MPI_Fint v; } mpifcmb5_, mpifcmb9_;
+/* A buffer address the C face hands back (a detached buffer's): MPI_BUFFER_AUTOMATIC becomes
+ * the address of mpif.h's, so that attaching what was detached attaches it again. */
+static inline void *ff_buf_out(void *p)
+{
+    return p == MPI_BUFFER_AUTOMATIC ? (void *)&mpifcmba_ : p;
+}
 /* MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY of mpif.h (common blocks) to the C face's markers. */
 static inline int *ff_weights(MPI_Fint *w)
 {

@@ -9,8 +9,7 @@
 FACE_API struct ff_priv1 mpipriv1_;
 FACE_API struct ff_priv2 mpipriv2_;
 FACE_API struct { char argvs_null[1], argv_null[1]; } mpiprivc_;
-FACE_API struct ff_int_block mpifcmb5_, mpifcmb9_;
-FACE_API struct { MPI_Fint v; } mpifcmba_;
+FACE_API struct ff_int_block mpifcmb5_, mpifcmb9_, mpifcmba_;
 
 /* The length of a Fortran string without its trailing blanks. */
 static size_t ff_str_in_len(const char *s, size_t len)

@@ -32,16 +32,24 @@ static void take(MPI_Comm c, int tag, int seed)
     free(got);
 }
 
-static void send(MPI_Comm c, int tag, int seed, int want_class)
+/* Rank 0 buffers message `seed`; a refused one fails with want_class, its message saying `says`
+ * (the buffer it found full, or none). */
+static void send_says(MPI_Comm c, int tag, int seed, int want_class, const char *says)
 {
     int *m = msg(seed);
     int err = MPI_Bsend(m, N, MPI_INT, 1, tag, c);
     if (want_class == MPI_SUCCESS)
         CHECK_SUCCESS(err);
     else
-        CHECK_ERR(err, want_class, "MPI_Bsend");
+        CHECK_ERR(err, want_class, "MPI_Bsend", says);
     free(m); /* the buffered copy is the library's */
 }
+#define send(c, tag, seed, cls) send_says(c, tag, seed, cls, "")
+#define FULL_PROCESS "the buffer attached to the process (MPI_Buffer_attach) has no room"
+#define FULL_COMM "the buffer attached to the communicator (MPI_Comm_attach_buffer) has no room"
+#define FULL_SESSION "the buffer attached to the communicator's session (MPI_Session_attach_buffer) has no room"
+#define NONE "no buffer is attached for buffered sends"
+
 
 /* The process's buffer and a communicator's: each serves its own sends only. */
 static void comm_and_process(int me)
@@ -53,12 +61,12 @@ static void comm_and_process(int me)
     if (me == 0) {
         CHECK_SUCCESS(MPI_Buffer_attach(pbuf, BYTES));
         send(dup, 1, 1, MPI_SUCCESS);       /* the process's buffer is full now */
-        send(dup, 9, 9, MPI_ERR_BUFFER);
+        send_says(dup, 9, 9, MPI_ERR_BUFFER, FULL_PROCESS);
         CHECK_SUCCESS(MPI_Comm_attach_buffer(dup, cbuf, BYTES));
         CHECK_ERR(MPI_Comm_attach_buffer(dup, cbuf, BYTES), MPI_ERR_BUFFER, "MPI_Comm_attach_buffer", "already");
         send(dup, 2, 2, MPI_SUCCESS);       /* dup's own buffer */
-        send(dup, 9, 9, MPI_ERR_BUFFER);    /* dup's buffer is full: the process's is not used */
-        send(MPI_COMM_WORLD, 9, 9, MPI_ERR_BUFFER); /* WORLD has only the (full) process buffer */
+        send_says(dup, 9, 9, MPI_ERR_BUFFER, FULL_COMM); /* dup's buffer is full: the process's is not used */
+        send_says(MPI_COMM_WORLD, 9, 9, MPI_ERR_BUFFER, FULL_PROCESS); /* WORLD has only the (full) process buffer */
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == 1) {
@@ -89,7 +97,7 @@ static void comm_and_process(int me)
         CHECK_SUCCESS(MPI_Buffer_detach(&addr, &size));
         CHECK(addr == pbuf && size == BYTES, "process detach gave %p, %d; attached %p, %d", addr, size,
               (void *)pbuf, BYTES);
-        send(dup, 9, 9, MPI_ERR_BUFFER); /* none attached anywhere */
+        send_says(dup, 9, 9, MPI_ERR_BUFFER, NONE); /* none attached anywhere */
         CHECK_ERR(MPI_Comm_attach_buffer(MPI_COMM_NULL, cbuf, BYTES), MPI_ERR_COMM, "MPI_Comm_attach_buffer");
         CHECK_ERR(MPI_Comm_flush_buffer(MPI_COMM_NULL), MPI_ERR_COMM, "MPI_Comm_flush_buffer");
     }
@@ -141,13 +149,13 @@ static void session(int me)
     MPI_Group_free(&g);
     CHECK_SUCCESS(MPI_Comm_dup(sc, &sdup));
     if (me == 0) {
-        send(sc, 9, 9, MPI_ERR_BUFFER); /* no buffer anywhere yet */
+        send_says(sc, 9, 9, MPI_ERR_BUFFER, NONE); /* no buffer anywhere yet */
         CHECK_SUCCESS(MPI_Session_attach_buffer(s, sbuf, BYTES));
         CHECK_ERR(MPI_Session_attach_buffer(s, sbuf, BYTES), MPI_ERR_BUFFER, "MPI_Session_attach_buffer",
                   "already");
         send(sc, 20, 20, MPI_SUCCESS);          /* the session's buffer */
-        send(sdup, 9, 9, MPI_ERR_BUFFER);       /* a duplicate shares it: full */
-        send(MPI_COMM_WORLD, 9, 9, MPI_ERR_BUFFER); /* WORLD does not derive from the session */
+        send_says(sdup, 9, 9, MPI_ERR_BUFFER, FULL_SESSION); /* a duplicate shares it: full */
+        send_says(MPI_COMM_WORLD, 9, 9, MPI_ERR_BUFFER, NONE); /* WORLD does not derive from the session */
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == 1)
@@ -169,7 +177,7 @@ static void session(int me)
               (long long)size, (void *)sbuf, BYTES);
         CHECK_SUCCESS(MPI_Session_detach_buffer_c(s, &addr, &size)); /* none attached */
         CHECK(addr == NULL && size == 0, "second detach gave %p, %lld", addr, (long long)size);
-        send(sc, 9, 9, MPI_ERR_BUFFER);
+        send_says(sc, 9, 9, MPI_ERR_BUFFER, NONE);
         CHECK_ERR(MPI_Session_attach_buffer(MPI_SESSION_NULL, sbuf, BYTES), MPI_ERR_SESSION,
                   "MPI_Session_attach_buffer");
         CHECK_ERR(MPI_Session_flush_buffer(MPI_SESSION_NULL), MPI_ERR_SESSION, "MPI_Session_flush_buffer");

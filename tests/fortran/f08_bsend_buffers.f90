@@ -1,13 +1,14 @@
-! f08_bsend_buffers.f90 — `mpi_f08` MPI-4.1 buffers for buffered sends: a communicator's and a
-! session's buffer attached, used by MPI_Bsend, flushed (blocking and not), detached (address, size).
+! f08_bsend_buffers.f90 — `mpi_f08` MPI-4.1 buffers for buffered sends: a communicator's, a session's
+! and MPI_BUFFER_AUTOMATIC attached, used by MPI_Bsend, flushed, detached (address, size), reattached.
 program f08_bsend_buffers
-  use, intrinsic :: iso_c_binding, only: c_ptr, c_associated, c_loc
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_associated, c_loc, c_f_pointer
   use mpi_f08
   implicit none
   integer, parameter :: N = 1000, BYTES = 4 * N + MPI_BSEND_OVERHEAD
   integer :: rank, np, ierr, i, bsize, got(N)
   character, target :: cbuf(BYTES), sbuf(BYTES)
   type(c_ptr) :: q
+  integer, pointer :: again(:)
   type(MPI_Comm) :: dup, sc
   type(MPI_Request) :: req
   type(MPI_Session) :: s
@@ -39,6 +40,32 @@ program f08_bsend_buffers
     if (any(got /= [(7 * i + 1, i = 1, N)])) stop 8
     call MPI_Recv(got, N, MPI_INTEGER, 0, 6, dup, MPI_STATUS_IGNORE, ierr)
     if (any(got /= [(7 * i + 2, i = 1, N)])) stop 9
+  end if
+  call MPI_Comm_free(dup)
+
+  ! MPI_BUFFER_AUTOMATIC: messages larger than any buffer; detach hands back what attaching it
+  ! again attaches again (the address of MPI_BUFFER_AUTOMATIC), with size 0.
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  if (rank == 0) then
+    call MPI_Comm_attach_buffer(dup, MPI_BUFFER_AUTOMATIC, 0, ierr)
+    if (ierr /= MPI_SUCCESS) stop 17
+    call MPI_Bsend([(5 * i, i = 1, N)], N, MPI_INTEGER, 1, 8, dup, ierr)
+    if (ierr /= MPI_SUCCESS) stop 18
+    call MPI_Comm_detach_buffer(dup, q, bsize, ierr)
+    if (ierr /= MPI_SUCCESS .or. bsize /= 0) stop 19
+    if (transfer(q, 0_MPI_ADDRESS_KIND) /= loc(MPI_BUFFER_AUTOMATIC)) stop 25
+    call c_f_pointer(q, again, [1])
+    call MPI_Comm_attach_buffer(dup, again, 0, ierr)
+    if (ierr /= MPI_SUCCESS) stop 20
+    call MPI_Bsend([(5 * i + 1, i = 1, N)], N, MPI_INTEGER, 1, 9, dup, ierr)
+    if (ierr /= MPI_SUCCESS) stop 21
+    call MPI_Comm_detach_buffer(dup, q, bsize, ierr)
+    if (ierr /= MPI_SUCCESS .or. bsize /= 0) stop 22
+  else if (rank == 1) then
+    call MPI_Recv(got, N, MPI_INTEGER, 0, 9, dup, MPI_STATUS_IGNORE, ierr)
+    if (any(got /= [(5 * i + 1, i = 1, N)])) stop 23
+    call MPI_Recv(got, N, MPI_INTEGER, 0, 8, dup, MPI_STATUS_IGNORE, ierr)
+    if (any(got /= [(5 * i, i = 1, N)])) stop 24
   end if
   call MPI_Comm_free(dup)
 

@@ -216,8 +216,9 @@ void rt__request_finish_shared(rt_request *r);
 /* MPI_Request_free of r: if r is active and not complete, marks it to be freed on completion
  * (and no longer persistent) and returns 1; else 0 (the caller releases it). */
 int rt__free_when_complete(rt_request *r);
-/* What to say when starting a send or receive failed with class err (p2p_request.c). */
-const char *rt__start_failure(int err);
+/* What to say when starting a send or receive on comm failed with class err (p2p_request.c):
+ * for RT_ERR_BUFFER, which buffer a buffered send used (rt__bsend_no_room). */
+const char *rt__start_failure(int err, const rt_comm *comm);
 
 /* Asynchronous progress (progress_thread.c, rt.h): rt__progress_thread_start/stop mark the
  * span of MPI_Init to MPI_Finalize where the thread may run (=1: it runs all along); a part

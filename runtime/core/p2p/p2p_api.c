@@ -45,7 +45,7 @@ static int istart(int kind, int mode, const void *buf, rt_count count, rt_type *
     rt__big_leave(took);
     if (err) {
         rt__request_drop(r);
-        return rt_raise((rt_obj *)comm, err, fn, "%s", rt__start_failure(err));
+        return rt_raise((rt_obj *)comm, err, fn, "%s", rt__start_failure(err, comm));
     }
     *request = r;
     return RT_SUCCESS;

@@ -118,6 +118,21 @@ int rt__bsend_start(rt_request *r)
     return rt__send_start(s);
 }
 
+const char *rt__bsend_no_room(const rt_comm *comm)
+{
+    const struct rt__bsend_buf *b = buffer_of(comm);
+    if (!b)
+        return "no buffer is attached for buffered sends: none to the communicator (MPI_Comm_attach_buffer), "
+               "to a session it derives from (MPI_Session_attach_buffer) or to the process (MPI_Buffer_attach)";
+    if (b->automatic)
+        return "out of memory for the copy of the message in the automatic buffer (MPI_BUFFER_AUTOMATIC)";
+    if (b == comm->bbuf)
+        return "the buffer attached to the communicator (MPI_Comm_attach_buffer) has no room for the message";
+    if (b == &process_buf)
+        return "the buffer attached to the process (MPI_Buffer_attach) has no room for the message";
+    return "the buffer attached to the communicator's session (MPI_Session_attach_buffer) has no room for the message";
+}
+
 /* ------------------------------------------------------------ attach, detach, flush */
 
 /* Attaches buffer (size bytes, or RT_BUFFER_AUTOMATIC) to b, which has none attached. */

@@ -14,6 +14,9 @@ rt_session *rt__bsend_comm_session(const rt_comm *c);
 /* Communicator c is being destroyed (no buffered send of it is pending then, since each holds
  * a reference to c): frees its buffer attachment and drops its session reference. */
 void rt__bsend_comm_gone(rt_comm *c);
+/* Why a buffered send on comm found no room (RT_ERR_BUFFER), naming the buffer it used: the
+ * communicator's, its session's, the process's, MPI_BUFFER_AUTOMATIC (out of memory), or none. */
+const char *rt__bsend_no_room(const rt_comm *comm);
 /* Session s is finalized: waits for the messages buffered in its buffer, then detaches it. */
 void rt__bsend_session_gone(rt_session *s);
 

@@ -3,6 +3,7 @@
  * MPI_Request_free, MPI_Start/Startall); a generalized request's callbacks run from here too. */
 #include "type/type.h"
 #include "p2p.h"
+#include "p2p_bsend.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -638,11 +639,9 @@ int rt_Request_free(rt_request **request)
                : RT_SUCCESS;
 }
 
-const char *rt__start_failure(int err)
+const char *rt__start_failure(int err, const rt_comm *comm)
 {
-    return err == RT_ERR_BUFFER ? "no buffer attached with MPI_Buffer_attach (to the communicator or the process) "
-                                  "has room for the message"
-                                : "cannot start the operation";
+    return err == RT_ERR_BUFFER ? rt__bsend_no_room(comm) : "cannot start the operation";
 }
 
 /* Starts persistent request r (inactive); errors are raised naming fn. */
@@ -658,7 +657,7 @@ static int start(rt_request *r, const char *fn)
     r->tp_pending = 0;
     int err = r->kind == RT__REQ_COLL ? rt__coll_hooks.start(r)
               : r->kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
-    return err ? rt_raise((rt_obj *)r->comm, err, fn, "%s", rt__start_failure(err)) : RT_SUCCESS;
+    return err ? rt_raise((rt_obj *)r->comm, err, fn, "%s", rt__start_failure(err, r->comm)) : RT_SUCCESS;
 }
 
 /* MPI_Start. */
