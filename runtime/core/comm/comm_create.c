@@ -6,7 +6,6 @@
 #include "group/group.h"
 #include "coll/coll.h"
 #include "comm.h"
-#include "p2p/p2p_bsend.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -4,7 +4,7 @@
 #include "coll/coll.h"
 #include "group/group.h"
 #include "comm.h"
-#include "p2p/p2p_bsend.h"
+#include "p2p/p2p.h"
 
 #include <stdlib.h>
 

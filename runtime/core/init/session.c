@@ -2,7 +2,7 @@
  * level) and its error handler. The runtime under them is state.c's (docs/internals.md, "Sessions"). */
 #include "info/info.h"
 #include "init.h"
-#include "p2p/p2p_bsend.h"
+#include "p2p/p2p.h"
 
 #include <stdio.h>
 #include <strings.h>

@@ -1,6 +1,6 @@
 /* p2p_bsend.c — buffered sends: buffers attached to the process, to a communicator or to a
  * session (MPI-4.1), or MPI_BUFFER_AUTOMATIC; the data is copied in and sent from there. */
-#include "p2p_bsend.h"
+#include "p2p.h"
 #include "type/type.h"
 
 #include <stdlib.h>
@@ -297,7 +297,7 @@ int rt_Session_iflush_buffer(rt_session *session, rt_request **request)
     return done_request(&session->obj, (rt_comm *)rt_builtins[RT_B_COMM_SELF], request);
 }
 
-/* ------------------------------------------------------------ links (p2p_bsend.h) */
+/* ------------------------------------------------------------ links with the parts above (p2p.h) */
 
 int rt__bsend_comm_set_session(rt_comm *c, rt_session *s)
 {

@@ -3,7 +3,6 @@
  * MPI_Request_free, MPI_Start/Startall); a generalized request's callbacks run from here too. */
 #include "type/type.h"
 #include "p2p.h"
-#include "p2p_bsend.h"
 
 #include <pthread.h>
 #include <stdlib.h>
