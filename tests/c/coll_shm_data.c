@@ -1,6 +1,6 @@
-/* coll_shm_data.c — MPI_Bcast and MPI_Allreduce deliver every byte: sizes around and across
- * chunk boundaries from every root, a strided type whose gaps stay untouched, sums checked
- * exactly, MPI_IN_PLACE, a non-commutative user op reduced in rank order, floating-point
+/* coll_shm_data.c — MPI_Bcast, MPI_Allreduce and MPI_Reduce deliver every byte: sizes around
+ * and across chunk boundaries from every root, a strided type whose gaps stay untouched, sums
+ * checked exactly, MPI_IN_PLACE, a non-commutative user op reduced in rank order, floating-point
  * results bit-identical on every rank, and a long random mix with barriers and late ranks;
  * on MPI_COMM_WORLD, a dup and halves. On Switchyard on one node, checks the collectives ran
  * through the communicator's shared region (unless SWITCHYARD_COLL_SHM=0 or TCP is forced). */
@@ -79,6 +79,30 @@ static void allreduce_sums(MPI_Comm comm, int me, int n, const char *what)
     }
 }
 
+/* MPI_Reduce to every root: exact sums at the root (in place or not), the others' receive
+ * buffers untouched */
+static void reduce_sums(MPI_Comm comm, int me, int n, const char *what)
+{
+    static const int counts[] = {0, 1, 5, 4097, 12000, 70001};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        for (int root = 0; root < n; root++) {
+            int count = counts[k], in_place = (root + (int)k) % 2 && me == root;
+            int *in = malloc(sizeof(int) * (size_t)(count + 1)), *out = malloc(sizeof(int) * (size_t)(count + 1));
+            for (int i = 0; i < count; i++) {
+                in[i] = (me + 1) * (i % 1000 + 1);
+                out[i] = in_place ? in[i] : -5;
+            }
+            CHECK_SUCCESS(MPI_Reduce(in_place ? MPI_IN_PLACE : in, out, count, MPI_INT, MPI_SUM, root, comm));
+            for (int i = 0; i < count; i++) {
+                int want = me == root ? n * (n + 1) / 2 * (i % 1000 + 1) : -5;
+                CHECK(out[i] == want, "%s: reduce of %d to %d (in place %d): element %d is %d on rank %d, not %d",
+                      what, count, root, in_place, i, out[i], me, want);
+            }
+            free(in);
+            free(out);
+        }
+}
+
 /* 2x2 integer matrices modulo 251, multiplied in rank order: not commutative */
 static void matmul(void *invec, void *inoutvec, int *len, MPI_Datatype *type)
 {
@@ -100,7 +124,7 @@ static void matrix_of(int rank, int e, int m[4])
     m[3] = 1 + (e + rank) % 4;
 }
 
-static void allreduce_ordered(MPI_Comm comm, int me, int n, const char *what)
+static void reduce_ordered(MPI_Comm comm, int me, int n, const char *what)
 {
     const int count = 3000; /* 48000 bytes: several chunks */
     MPI_Datatype mat;
@@ -111,17 +135,25 @@ static void allreduce_ordered(MPI_Comm comm, int me, int n, const char *what)
     int *in = malloc(sizeof(int) * 4 * count), *out = malloc(sizeof(int) * 4 * count);
     for (int e = 0; e < count; e++)
         matrix_of(me, e, in + 4 * e);
-    CHECK_SUCCESS(MPI_Allreduce(in, out, count, mat, op, comm));
-    for (int e = 0; e < count; e++) {
-        int want[4], m[4], one = 1;
-        matrix_of(0, e, want);
-        for (int r = 1; r < n; r++) { /* want = want * M(r) */
-            matrix_of(r, e, m);
-            matmul(want, m, &one, &mat);
-            memcpy(want, m, sizeof m);
+    for (int reduce = 0; reduce < 2; reduce++) { /* MPI_Allreduce, then MPI_Reduce to the last rank */
+        int root = n - 1;
+        memset(out, 0, sizeof(int) * 4 * count);
+        if (reduce)
+            CHECK_SUCCESS(MPI_Reduce(in, out, count, mat, op, root, comm));
+        else
+            CHECK_SUCCESS(MPI_Allreduce(in, out, count, mat, op, comm));
+        for (int e = 0; e < count && (!reduce || me == root); e++) {
+            int want[4], m[4], one = 1;
+            matrix_of(0, e, want);
+            for (int r = 1; r < n; r++) { /* want = want * M(r) */
+                matrix_of(r, e, m);
+                matmul(want, m, &one, &mat);
+                memcpy(want, m, sizeof m);
+            }
+            CHECK(memcmp(want, out + 4 * e, sizeof want) == 0,
+                  "%s: non-commutative %s: element %d is not the product in rank order on rank %d", what,
+                  reduce ? "reduce" : "allreduce", e, me);
         }
-        CHECK(memcmp(want, out + 4 * e, sizeof want) == 0,
-              "%s: non-commutative allreduce: element %d is not the product in rank order on rank %d", what, e, me);
     }
     free(in);
     free(out);
@@ -156,7 +188,7 @@ static void mix(MPI_Comm comm, int me, int n, const char *what)
         unsigned pick = rand_r(&seed);
         int root = (int)(pick / 3 % (unsigned)n), len = 1 + (int)(pick / 7 % 40);
         int v[40];
-        switch (pick % 3) {
+        switch (pick % 4) {
         case 0:
             CHECK_SUCCESS(MPI_Barrier(comm));
             break;
@@ -167,6 +199,17 @@ static void mix(MPI_Comm comm, int me, int n, const char *what)
             for (int i = 0; i < len; i++)
                 CHECK(v[i] == round * 41 + i, "%s: round %d bcast from %d: int %d is %d", what, round, root, i, v[i]);
             break;
+        case 2: {
+            int in[40];
+            for (int i = 0; i < len; i++) {
+                in[i] = round + i + me;
+                v[i] = -1;
+            }
+            CHECK_SUCCESS(MPI_Reduce(in, v, len, MPI_INT, MPI_MIN, root, comm));
+            for (int i = 0; me == root && i < len; i++)
+                CHECK(v[i] == round + i, "%s: round %d reduce to %d: int %d is %d", what, round, root, i, v[i]);
+            break;
+        }
         default: {
             int in[40];
             for (int i = 0; i < len; i++)
@@ -201,7 +244,8 @@ static void all(MPI_Comm comm, const char *what)
     bcast_bytes(comm, me, n, what);
     bcast_strided(comm, me, n, what);
     allreduce_sums(comm, me, n, what);
-    allreduce_ordered(comm, me, n, what);
+    reduce_sums(comm, me, n, what);
+    reduce_ordered(comm, me, n, what);
     allreduce_same_bits(comm, me, what);
     mix(comm, me, n, what);
 }
@@ -225,7 +269,7 @@ int main(int argc, char **argv)
     CHECK_SUCCESS(MPI_Comm_free(&half));
     CHECK_SUCCESS(MPI_Comm_free(&dup));
     if (me == 0)
-        printf("coll_shm_data: %d ranks, bcast and allreduce on 3 communicators\n", np);
+        printf("coll_shm_data: %d ranks, bcast, allreduce and reduce on 3 communicators\n", np);
     MPI_Finalize();
     return 0;
 }

@@ -2,7 +2,8 @@
  * (erroneous) end in an error on the processes that receive, never success with part of the
  * buffer unwritten, and never a hang: a bcast whose receivers expect more than the root sends,
  * or less (truncation), eager and rendezvous sizes, blocking and nonblocking; an allreduce with
- * a different count on one rank fails everywhere. Correct collectives keep working after each. */
+ * a different count on one rank fails everywhere, and a reduce in which one rank passes more
+ * fails at the root. Correct collectives keep working after each. */
 #include "coll_in_step.h"
 
 static int me, np;
@@ -87,6 +88,13 @@ int main(int argc, char **argv)
     int in[2] = {me, me}, out[2] = {-1, -1};
     int rc = MPI_Allreduce(in, out, me == 0 ? 1 : 2, MPI_INT, MPI_SUM, comm);
     check_mismatch(rc, "MPI_Allreduce", 1);
+    in_step(round++);
+
+    /* a reduce to rank 0 in which the last rank contributes 2 elements and the others 1: the
+     * root fails (what the others return depends on the algorithm) */
+    rc = MPI_Reduce(in, out, me == np - 1 ? 2 : 1, MPI_INT, MPI_SUM, 0, comm);
+    if (me == 0)
+        check_mismatch(rc, "MPI_Reduce", 1);
     in_step(round++);
 
     CHECK_SUCCESS(MPI_Comm_free(&comm));

@@ -1,5 +1,5 @@
-/* coll_shm_ops.c — blocking barriers, broadcasts and reductions to all among the processes of
- * one node, as steps through their communicator's region (coll_shm.h), no messages. */
+/* coll_shm_ops.c — blocking barriers, broadcasts and reductions (to all or to a root) among the
+ * processes of one node, as steps through their communicator's region (coll_shm.h). */
 #include "coll_shm.h"
 
 #include <string.h>
@@ -8,6 +8,7 @@
  * through the region that tells every member so (the root's size, or every member's). */
 #define BCAST_MAX 65536
 #define ALLREDUCE_MAX 65536
+#define REDUCE_MAX 65536
 
 /* A collective's answer when its data go as messages (rt__coll_run's schedule). */
 #define BY_MESSAGES (-1)
@@ -26,6 +27,8 @@ static int barrier(rt_comm *comm, const rt__coll_args *a, const char *fn)
  * rank `from` (the processes' type signatures differ), or RT_SUCCESS when they are equal. */
 static int mismatch(rt_comm *comm, rt_count mine, rt_count sent, int from, const char *fn)
 {
+    if (sent == mine)
+        return RT_SUCCESS;
     char who[24];
     rt__rank_text(from, who, sizeof who);
     if (sent > mine)
@@ -33,12 +36,10 @@ static int mismatch(rt_comm *comm, rt_count mine, rt_count sent, int from, const
                         "the collective operation failed: more than the %lld bytes this process's type "
                         "signature expects arrived from rank %s (the processes' type signatures differ)",
                         (long long)mine, who);
-    if (sent < mine)
-        return rt_raise((rt_obj *)comm, RT_ERR_OTHER, fn,
-                        "the collective operation failed: %lld bytes arrived from rank %s where this "
-                        "process's type signature expects %lld (the processes' type signatures differ)",
-                        (long long)sent, who, (long long)mine);
-    return RT_SUCCESS;
+    return rt_raise((rt_obj *)comm, RT_ERR_OTHER, fn,
+                    "the collective operation failed: %lld bytes arrived from rank %s where this "
+                    "process's type signature expects %lld (the processes' type signatures differ)",
+                    (long long)sent, who, (long long)mine);
 }
 
 /* Bytes [off, off + len) of the packed stream of buf's elements of t to or from stream. */
@@ -146,6 +147,67 @@ static int allreduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
     return err;
 }
 
+/* The reduction to a root: each member copies chunks of its contribution as for the reduction
+ * to all, but only the root waits for the others and reduces. The root's size sets the number
+ * of steps (and above REDUCE_MAX, messages instead): the others learn it from its line at the
+ * first step, the only step they wait for it. A member whose size differs from the root's goes
+ * through every step with what it has and fails at the end, as does the root. */
+static int reduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
+{
+    struct rt__coll_shm *cs = comm->cshm;
+    int n = comm->size, me = comm->rank, root = a->root, dead = -1, err = RT_SUCCESS, bad = 0;
+    rt_type *type = a->stype;
+    const char *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
+    char *out = a->rbuf;
+    rt_count size = type->size ? type->size : 1, total = a->scount * type->size, want = total;
+    rt_count per = (rt_count)cs->slot / size * size;
+    for (rt_count done = 0, first = 1; first || done < want; first = 0) {
+        uint32_t q = ++cs->seq;
+        rt_count len = want > REDUCE_MAX ? 0 : want - done < per ? want - done : per;
+        rt_count mine = total - done < len ? (total > done ? total - done : 0) : len;
+        int inl = want <= INLINE_MAX;
+        struct rt__coll_line *l = rt__coll_line(cs, n, q, me);
+        if ((dead = rt__coll_shm_wait_all(comm, q - (inl ? LANES : DATA_LANES) + 1)) >= 0)
+            break;
+        l->total = total;
+        l->mode = total > REDUCE_MAX;
+        rt__copy(inl ? l->data : rt__coll_slot(cs, n, q, me), in + done, (size_t)mine);
+        rt__coll_shm_post(comm, q);
+        if (me != root) {
+            if (first) {
+                if ((dead = rt__coll_shm_wait(comm, root, q)) >= 0)
+                    break;
+                struct rt__coll_line *h = rt__coll_line(cs, n, q, root);
+                if (h->mode)
+                    return BY_MESSAGES;
+                want = h->total; /* the steps follow the root's size from here */
+                len = want - done < per ? want - done : per;
+                if (want != total)
+                    err = mismatch(comm, total, want, root, fn);
+            }
+        } else {
+            if (first && l->mode)
+                return BY_MESSAGES;
+            if ((dead = rt__coll_shm_wait_all(comm, q)) >= 0)
+                break;
+            for (int r = 0; first && r < n && !bad; r++)
+                if (rt__coll_line(cs, n, q, r)->total != total)
+                    bad = 1, err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
+            for (int r = n - 1; r >= 0 && !bad; r--) {
+                const char *from = inl ? rt__coll_line(cs, n, q, r)->data : rt__coll_slot(cs, n, q, r);
+                int e = r == n - 1 ? (rt__copy(out + done, from, (size_t)len), RT_SUCCESS)
+                                   : rt__op_apply(a->op, from, out + done, len / size, type);
+                if (e && !err)
+                    err = rt_raise((rt_obj *)comm, e, fn, "the reduction failed");
+            }
+        }
+        done += len;
+    }
+    if (dead >= 0)
+        return rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn);
+    return err;
+}
+
 typedef int run_fn(rt_comm *comm, const rt__coll_args *a, const char *fn);
 
 /* The collective through the region for `build` with arguments a, or NULL (the same answer on
@@ -165,6 +227,14 @@ static run_fn *shm_form(rt_comm *comm, rt__coll_build_fn build, const rt__coll_a
         if (!*err && a->rbuf == RT_IN_PLACE)
             *err = rt__coll_bad_in_place(comm, fn, "recvbuf");
         return allreduce;
+    }
+    if (build == rt__build_reduce && rt__type_contig(a->stype) && a->stype->size <= SLOT_MIN) {
+        *err = rt__op_check(a->op, a->stype, (rt_obj *)comm, fn);
+        if (!*err && a->sbuf == RT_IN_PLACE && comm->rank != a->root)
+            *err = rt__coll_bad_in_place(comm, fn, "sendbuf");
+        if (!*err && comm->rank == a->root && a->rbuf == RT_IN_PLACE)
+            *err = rt__coll_bad_in_place(comm, fn, "recvbuf");
+        return reduce;
     }
     return NULL;
 }
