@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh — `make bench`: builds each benchmark (bench/p2p.c, bench/types.c, bench/coll.c,
 # bench/attr.c) against Switchyard, Debian MPICH and Debian Open MPI, runs each on 2 ranks of
-# this node (coll: 2 and 4; attr: 1) with its own launcher, and prints side-by-side tables with
+# this node (coll: 2, 4 and 8; attr: 1) with its own launcher, and prints side-by-side tables with
 # ratios (bench/report.py) and PNG plots. bench/shim.c is built once with mpicc_abi and run on
 # MPICH and on Open MPI through the shim, beside each of them built natively and beside the
 # same binary on Switchyard.
@@ -227,7 +227,7 @@ for bench in ${BENCHES:-p2p types coll attr shim percall mbw_mr tcp stress mt rm
     mpicc.mpich -O2 $warn -Wno-stringop-overflow -o "$out/${bench}_mpich" bench/$bench.c
     mpicc.openmpi -O2 $warn -o "$out/${bench}_openmpi" bench/$bench.c
     ranks=2
-    [ $bench = coll ] && ranks="2 4"
+    [ $bench = coll ] && ranks="2 4 8"
     [ $bench = attr ] && ranks=1
     [ $bench = mbw_mr ] && ranks="2 4 8"
     [ $bench = rma ] && ranks="2 8"
