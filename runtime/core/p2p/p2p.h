@@ -58,12 +58,13 @@ struct rt_message {
     rt_comm *comm;           /* holds a reference */
 };
 
-enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE, RT__REQ_COLL, RT__REQ_GREQ };
+enum rt__req_kind { RT__REQ_SEND = 1, RT__REQ_RECV, RT__REQ_COMPOSITE, RT__REQ_COLL, RT__REQ_GREQ, RT__REQ_PART };
 enum rt__send_mode { RT__MODE_STD = 0, RT__MODE_SYNC, RT__MODE_READY, RT__MODE_BUFFERED };
 
 /* A request: a send or a receive in flight, a persistent one (created inactive by *_init),
  * a composite one (MPI_Isendrecv: done when its parts are), or a generalized one
- * (MPI_Grequest_start: done when the user says, p2p_greq.c). p2p_*.c own the fields. */
+ * (MPI_Grequest_start: done when the user says, p2p_greq.c), or a partitioned one
+ * (MPI_Psend_init/MPI_Precv_init, p2p_part.c). p2p_*.c own the fields. */
 struct rt_request {
     rt_obj obj;
     uint8_t kind;          /* enum rt__req_kind */
@@ -100,6 +101,7 @@ struct rt_request {
     struct rt__sched *sched;         /* collectives: the schedule it runs (owned) */
     struct rt__greq *greq;           /* generalized requests: the user's callbacks (owned; NULL
                                         once its free function ran) */
+    struct rt__part *part;           /* partitioned requests: their partitions' state (owned) */
 };
 
 
@@ -328,6 +330,7 @@ rt_request *rt__request_sent(void);
 int rt__request_wait(rt_request **request, rt_status *status, const char *fn);
 /* Marks r complete (releasing it if the user freed it). */
 void rt__request_complete(rt_request *r);
+int rt__part_done(rt_request *r); /* p2p_part.c, below */
 /* 1 when r (or every part of a composite r) is complete: complete is read with an acquire
  * load, as a channel wait's pass in another thread may set it (rt__request_complete). */
 int rt__request_parts_done(const rt_request *r);
@@ -335,8 +338,23 @@ static inline int rt__request_done(const rt_request *r)
 {
     if (__builtin_expect(r->kind == RT__REQ_COMPOSITE, 0))
         return rt__request_parts_done(r);
+    if (__builtin_expect(r->kind == RT__REQ_PART, 0))
+        return rt__part_done((rt_request *)r);
     return __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
 }
+/* ---- partitioned requests (p2p_part.c; MPI_Psend_init, MPI_Precv_init, MPI_Pready*,
+ * MPI_Parrived) */
+
+/* Whether active partitioned request r's round is done; advances it (posts a receive's data
+ * receives once the sender's hello arrived; completes r when every partition moved). */
+int rt__part_done(rt_request *r);
+/* MPI_Start of inactive partitioned request r: a new round. RT_SUCCESS or an error class. */
+int rt__part_start(rt_request *r);
+/* Raises the error of completed partitioned request r for procedure fn. */
+int rt__part_error(const rt_request *r, const char *fn);
+/* Frees r->part (r being destroyed). */
+void rt__part_destroy(rt_request *r);
+
 /* ---- generalized requests (p2p_greq.c; MPI_Grequest_start, MPI_Grequest_complete) */
 
 /* Calls complete generalized request r's query function (the library's lock taken if this

@@ -227,7 +227,8 @@ static void queue_remove(rt_request **head, rt_request **tail, rt_request *r)
 
 static int matches(int ctx, int src, int tag, const rt_msg_hdr *h)
 {
-    return h->ctx == ctx && (src == RT_ANY_SOURCE || src == h->src) && (tag == RT_ANY_TAG || tag == h->tag);
+    return h->ctx == ctx && (src == RT_ANY_SOURCE || src == h->src) && (tag == RT_ANY_TAG ? h->tag >= 0 : tag == h->tag);
+    /* MPI_ANY_TAG never matches the negative tags of partitioned traffic (p2p_part.c) */
 }
 
 /* rt__unexpected_find in ch, whose lock the caller holds. */

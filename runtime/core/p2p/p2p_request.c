@@ -132,7 +132,7 @@ void rt__request_drop(rt_request *r)
 {
     if (rt__obj_unref(&r->obj) > 0)
         return;
-    if (nkept < KEPT_MAX && !r->sub[0] && !r->sub[1] && !r->mrecv && !r->sched && !r->greq &&
+    if (nkept < KEPT_MAX && !r->sub[0] && !r->sub[1] && !r->mrecv && !r->sched && !r->greq && !r->part &&
         (keeping || keep_start())) {
         if (r->tmp)
             free(r->tmp);
@@ -199,6 +199,8 @@ void rt__request_destroy(rt_obj *o)
         rt__coll_hooks.destroy(r);
     if (r->tmp)
         free(r->tmp);
+    if (r->part)
+        rt__part_destroy(r);
     free(r->greq); /* a generalized request never waited for nor freed (MPI_Finalize) */
     rt__obj_release((rt_obj *)r->comm);
     rt__obj_release((rt_obj *)r->type);
@@ -269,6 +271,8 @@ static __attribute__((noinline, cold)) int request_error(const rt_request *r, co
                         r->blocking ? "failed" : "cannot complete", x->lost);
     if (r->kind == RT__REQ_COLL)
         return rt__coll_hooks.error(r->comm, s->error, x->lost, r->sched, fn);
+    if (r->kind == RT__REQ_PART)
+        return rt__part_error(r, fn);
     if (s->error == RT_ERR_TRUNCATE)
         return rt_raise((rt_obj *)r->comm, RT_ERR_TRUNCATE, fn,
                         "message truncated: %lld bytes arrived from rank %d (tag %d) for a buffer of %lld bytes",
@@ -655,6 +659,7 @@ static int start(rt_request *r, const char *fn)
     r->need_ack = 0;
     r->tp_pending = 0;
     int err = r->kind == RT__REQ_COLL ? rt__coll_hooks.start(r)
+              : r->kind == RT__REQ_PART ? rt__part_start(r)
               : r->kind == RT__REQ_SEND ? rt__send_start(r) : rt__recv_start(r);
     return err ? rt_raise((rt_obj *)r->comm, err, fn, "%s", rt__start_failure(err, r->comm)) : RT_SUCCESS;
 }
