@@ -1,9 +1,10 @@
-/* coll_shm_data.c — MPI_Bcast, MPI_Allreduce and MPI_Reduce deliver every byte: sizes around
- * and across chunk boundaries from every root, a strided type whose gaps stay untouched, sums
- * checked exactly, MPI_IN_PLACE, a non-commutative user op reduced in rank order, floating-point
- * results bit-identical on every rank, and a long random mix with barriers and late ranks;
- * on MPI_COMM_WORLD, a dup and halves. On Switchyard on one node, checks the collectives ran
- * through the communicator's shared region (unless SWITCHYARD_COLL_SHM=0 or TCP is forced). */
+/* coll_shm_data.c — MPI_Bcast, MPI_Allreduce, MPI_Reduce, MPI_Reduce_scatter(_block) and
+ * MPI_Allgather deliver every byte: sizes around and across chunk boundaries from every root,
+ * strided types whose gaps stay untouched, sums checked exactly, MPI_IN_PLACE, a
+ * non-commutative user op reduced in rank order, floating-point results bit-identical on every
+ * rank, and a long random mix with barriers and late ranks; on MPI_COMM_WORLD, a dup and
+ * halves. On Switchyard on one node, checks the collectives ran through the communicator's
+ * shared region (unless SWITCHYARD_COLL_SHM=0 or TCP is forced). */
 #include "check.h"
 
 #include <stdint.h>
@@ -101,6 +102,86 @@ static void reduce_sums(MPI_Comm comm, int me, int n, const char *what)
             free(in);
             free(out);
         }
+}
+
+/* MPI_Reduce_scatter_block and MPI_Reduce_scatter (counts differing by rank): exact sums of
+ * each rank's block, in place or not */
+static void reduce_scatter_sums(MPI_Comm comm, int me, int n, const char *what)
+{
+    static const int blocks[] = {0, 1, 3, 1000, 5000};
+    int *counts = malloc(sizeof(int) * (size_t)n);
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
+        for (int v = 0; v < 2; v++)
+            for (int in_place = 0; in_place < 2; in_place++) {
+                int total = 0, lo = 0;
+                for (int r = 0; r < n; r++) {
+                    counts[r] = blocks[k] + (v ? r : 0);
+                    if (r == me)
+                        lo = total;
+                    total += counts[r];
+                }
+                int *in = malloc(sizeof(int) * (size_t)(total + 1)), *out = malloc(sizeof(int) * (size_t)(total + 1));
+                for (int j = 0; j < total; j++)
+                    in[j] = (me + 1) * (j % 1000 + 1);
+                if (in_place)
+                    memcpy(out, in, sizeof(int) * (size_t)total);
+                const void *send = in_place ? MPI_IN_PLACE : in;
+                if (v)
+                    CHECK_SUCCESS(MPI_Reduce_scatter(send, out, counts, MPI_INT, MPI_SUM, comm));
+                else
+                    CHECK_SUCCESS(MPI_Reduce_scatter_block(send, out, counts[0], MPI_INT, MPI_SUM, comm));
+                for (int i = 0; i < counts[me]; i++)
+                    CHECK(out[i] == n * (n + 1) / 2 * ((lo + i) % 1000 + 1),
+                          "%s: reduce_scatter%s of %d (in place %d): element %d of rank %d is %d", what,
+                          v ? "" : "_block", total, in_place, i, me, out[i]);
+                free(in);
+                free(out);
+            }
+    free(counts);
+}
+
+/* MPI_Allgather of blocks of bytes around and across chunk boundaries, in place or not; then
+ * ints received through a strided type whose gaps stay untouched */
+static void allgather_blocks(MPI_Comm comm, int me, int n, const char *what)
+{
+    static const int blocks[] = {0, 1, 40, 41, 1000, 16385, 70000};
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+        int size = blocks[k], in_place = (int)k % 2;
+        unsigned char *in = malloc((size_t)size + 1), *out = malloc((size_t)size * (size_t)n + 1);
+        for (int i = 0; i < size; i++)
+            in[i] = pattern(me, size, i);
+        memset(out, 0xEE, (size_t)size * (size_t)n);
+        if (in_place)
+            memcpy(out + (size_t)me * (size_t)size, in, (size_t)size);
+        CHECK_SUCCESS(MPI_Allgather(in_place ? MPI_IN_PLACE : in, size, MPI_BYTE, out, size, MPI_BYTE, comm));
+        for (int r = 0; r < n; r++)
+            for (int i = 0; i < size; i++)
+                CHECK(out[(size_t)r * (size_t)size + (size_t)i] == pattern(r, size, i),
+                      "%s: allgather of %d bytes (in place %d): byte %d of rank %d's block is %d on rank %d", what,
+                      size, in_place, i, r, out[(size_t)r * (size_t)size + (size_t)i], me);
+        free(in);
+        free(out);
+    }
+    const int count = 3000; /* ints per block, received every other int */
+    MPI_Datatype every_other, block;
+    CHECK_SUCCESS(MPI_Type_vector(count, 1, 2, MPI_INT, &every_other));
+    CHECK_SUCCESS(MPI_Type_create_resized(every_other, 0, (MPI_Aint)sizeof(int) * 2 * count, &block));
+    CHECK_SUCCESS(MPI_Type_commit(&block));
+    int *in = malloc(sizeof(int) * count), *out = malloc(sizeof(int) * 2 * count * (size_t)n);
+    for (int i = 0; i < count; i++)
+        in[i] = me * 100000 + i;
+    for (int i = 0; i < 2 * count * n; i++)
+        out[i] = -3;
+    CHECK_SUCCESS(MPI_Allgather(in, count, MPI_INT, out, 1, block, comm));
+    for (int r = 0; r < n; r++)
+        for (int i = 0; i < 2 * count; i++) {
+            int got = out[r * 2 * count + i], want = i % 2 ? -3 : r * 100000 + i / 2;
+            CHECK(got == want, "%s: strided allgather: int %d of rank %d's block is %d, not %d", what, i, r, got, want);
+        }
+    free(in);
+    free(out);
+    CHECK_SUCCESS(MPI_Type_free(&block));
+    CHECK_SUCCESS(MPI_Type_free(&every_other));
 }
 
 /* 2x2 integer matrices modulo 251, multiplied in rank order: not commutative */
@@ -245,6 +326,8 @@ static void all(MPI_Comm comm, const char *what)
     bcast_strided(comm, me, n, what);
     allreduce_sums(comm, me, n, what);
     reduce_sums(comm, me, n, what);
+    reduce_scatter_sums(comm, me, n, what);
+    allgather_blocks(comm, me, n, what);
     reduce_ordered(comm, me, n, what);
     allreduce_same_bits(comm, me, what);
     mix(comm, me, n, what);
@@ -258,7 +341,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     all(MPI_COMM_WORLD, "MPI_COMM_WORLD");
     const char *off = getenv("SWITCHYARD_COLL_SHM"), *transport = getenv("SWITCHYARD_TRANSPORT");
-    int expect = CHECK_SWITCHYARD && np > 1 && !(off && strcmp(off, "0") == 0) && !(transport && strcmp(transport, "tcp") == 0);
+    int expect = CHECK_SWITCHYARD && np > 1 && !(off && strcmp(off, "0") == 0) &&
+                 !(transport && strcmp(transport, "tcp") == 0);
     if (expect)
         CHECK(maps_region(), "rank %d: the collectives did not run through a shared region", me);
     MPI_Comm dup, half;
@@ -269,7 +353,7 @@ int main(int argc, char **argv)
     CHECK_SUCCESS(MPI_Comm_free(&half));
     CHECK_SUCCESS(MPI_Comm_free(&dup));
     if (me == 0)
-        printf("coll_shm_data: %d ranks, bcast, allreduce and reduce on 3 communicators\n", np);
+        printf("coll_shm_data: %d ranks, 5 collectives on 3 communicators\n", np);
     MPI_Finalize();
     return 0;
 }

@@ -46,6 +46,12 @@ static int reached(uint32_t v, uint32_t want)
     return (int32_t)(v - want) >= 0;
 }
 
+/* Whether rank r (of size) has posted step q. */
+static int posted(const struct rt__coll_shm *cs, int size, uint32_t q, int r)
+{
+    return reached(__atomic_load_n(&rt__coll_line(cs, size, q, r)->seq, __ATOMIC_ACQUIRE), q);
+}
+
 void rt__coll_shm_post(rt_comm *comm, uint32_t q)
 {
     /* sequentially consistent, as sleep_on's: either it sees the new seq or this sees its
@@ -90,11 +96,11 @@ int rt__coll_member_failed(rt_comm *comm, double *watch_at)
 int rt__coll_shm_wait(rt_comm *comm, int r, uint32_t q)
 {
     struct rt__coll_line *l = rt__coll_line(comm->cshm, comm->size, q, r);
-    if (reached(__atomic_load_n(&l->seq, __ATOMIC_ACQUIRE), q))
+    if (posted(comm->cshm, comm->size, q, r))
         return -1;
     double watch_at = 0;
     long long t0 = 0, pause_ns = rt__node_crowded() ? 0 : WAIT_PAUSE_NS;
-    for (unsigned idle = 0; !reached(__atomic_load_n(&l->seq, __ATOMIC_ACQUIRE), q);) {
+    for (unsigned idle = 0; !posted(comm->cshm, comm->size, q, r);) {
         if (rt__progress() > 0) /* others may wait for this process's messages */
             continue;
         if (++idle % 64 == 0) {
@@ -134,11 +140,9 @@ int rt__coll_shm_wait_all(rt_comm *comm, uint32_t q)
      * posted this process's last step already, so that the next LANES - 1 steps need no look */
     uint32_t last = cs->seq - 1;
     int r = 0;
-    if (reached(last, q + 1))
-        while (r < comm->size && (r == comm->rank ||
-                                  reached(__atomic_load_n(&rt__coll_line(cs, comm->size, last, r)->seq, __ATOMIC_ACQUIRE), last)))
-            r++;
-    cs->all = r == comm->size ? last : q;
+    while (reached(last, q + 1) && r < comm->size && (r == comm->rank || posted(cs, comm->size, last, r)))
+        r++;
+    cs->all = reached(last, q + 1) && r == comm->size ? last : q;
     return -1;
 }
 

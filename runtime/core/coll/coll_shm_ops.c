@@ -1,5 +1,6 @@
-/* coll_shm_ops.c — blocking barriers, broadcasts and reductions (to all or to a root) among the
- * processes of one node, as steps through their communicator's region (coll_shm.h). */
+/* coll_shm_ops.c — blocking barriers, broadcasts, reductions (to all, to a root, then scattered)
+ * and gathers to all among the processes of one node, as steps through their communicator's
+ * region (coll_shm.h). */
 #include "coll_shm.h"
 
 #include <string.h>
@@ -9,6 +10,7 @@
 #define BCAST_MAX 65536
 #define ALLREDUCE_MAX 65536
 #define REDUCE_MAX 65536
+#define ALLGATHER_MAX 65536 /* (each member's block) */
 
 /* A collective's answer when its data go as messages (rt__coll_run's schedule). */
 #define BY_MESSAGES (-1)
@@ -95,62 +97,92 @@ static int bcast(rt_comm *comm, const rt__coll_args *a, const char *fn)
     return me == root ? RT_SUCCESS : mismatch(comm, mine, total, root, fn);
 }
 
-/* The reduction to all: every member copies a chunk of its contribution into its header line
- * (INLINE_MAX bytes at most) or slot, and once all have, reduces them in rank order into its
- * result (a(0) op (a(1) op ...): the same operations on every member, so the same bits
- * everywhere), a step per chunk of whole elements. The first step's headers carry every
- * member's size: where they differ, every member sees it and fails; above ALLREDUCE_MAX, the
- * data go as messages. Only for types whose elements are one run of bytes, at most SLOT_MIN. */
+/* Rank r's chunk of step q: in its header line for contributions of INLINE_MAX bytes at most
+ * (inl), else in its slot. */
+static char *chunk(const struct rt__coll_shm *cs, int n, uint32_t q, int r, int inl)
+{
+    return inl ? rt__coll_line(cs, n, q, r)->data : rt__coll_slot(cs, n, q, r);
+}
+
+/* This process's part of step q: once it may write there, its size (total), mode and bytes
+ * [off, off + len) of the packed stream of elements of t at buf as its chunk, then the post.
+ * Returns -1, or the rank of comm that failed. */
+static int contribute(rt_comm *comm, uint32_t q, rt_count total, int64_t mode, int inl, rt_type *t, const void *buf,
+                      rt_count off, rt_count len)
+{
+    struct rt__coll_shm *cs = comm->cshm;
+    int dead = rt__coll_shm_wait_all(comm, q - (inl ? LANES : DATA_LANES) + 1);
+    if (dead >= 0)
+        return dead;
+    struct rt__coll_line *l = rt__coll_line(cs, comm->size, q, comm->rank);
+    l->total = total;
+    l->mode = mode;
+    part(t, rt__type_contig(t), (char *)buf, off, len, chunk(cs, comm->size, q, comm->rank, inl), 1);
+    rt__coll_shm_post(comm, q);
+    return -1;
+}
+
+/* The first member whose size at step q is not total, or -1. */
+static int differs(const struct rt__coll_shm *cs, int n, uint32_t q, rt_count total)
+{
+    for (int r = 0; r < n; r++)
+        if (rt__coll_line(cs, n, q, r)->total != total)
+            return r;
+    return -1;
+}
+
+/* Reduces bytes [off, off + len) of every member's chunk of step q in rank order into out,
+ * a(0) op (a(1) op ...): the same operations on every member, so the same bits everywhere.
+ * *err: the first error, raised. */
+static void combine(rt_comm *comm, uint32_t q, int inl, rt_count off, rt_count len, rt_op *op, rt_type *t, char *out,
+                    int *err, const char *fn)
+{
+    rt_count size = t->size ? t->size : 1;
+    for (int r = comm->size - 1; r >= 0; r--) {
+        const char *from = chunk(comm->cshm, comm->size, q, r, inl) + off;
+        int e = r == comm->size - 1 ? (rt__copy(out, from, (size_t)len), RT_SUCCESS)
+                                    : rt__op_apply(op, from, out, len / size, t);
+        if (e && !*err)
+            *err = rt_raise((rt_obj *)comm, e, fn, "the reduction failed");
+    }
+}
+
+/* The reduction to all: every member contributes a chunk of whole elements per step and, once
+ * all have, combines them into its result. The first step's sizes are compared by everyone:
+ * where they differ, every member fails; above ALLREDUCE_MAX, the data go as messages. Only
+ * for types whose elements are one run of bytes, at most SLOT_MIN. */
 static int allreduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
     struct rt__coll_shm *cs = comm->cshm;
-    int n = comm->size, me = comm->rank, dead = -1, err = RT_SUCCESS;
+    int n = comm->size, dead = -1, err = RT_SUCCESS;
     rt_type *type = a->stype;
     const char *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
-    char *out = a->rbuf;
     rt_count size = type->size ? type->size : 1, total = a->scount * type->size;
     rt_count per = (rt_count)cs->slot / size * size;
     int inl = total <= INLINE_MAX;
     for (rt_count done = 0, first = 1; first || done < total; first = 0) {
         uint32_t q = ++cs->seq;
         rt_count len = total > ALLREDUCE_MAX ? 0 : total - done < per ? total - done : per;
-        struct rt__coll_line *l = rt__coll_line(cs, n, q, me);
-        if ((dead = rt__coll_shm_wait_all(comm, q - (inl ? LANES : DATA_LANES) + 1)) >= 0)
+        if ((dead = contribute(comm, q, total, 0, inl, type, in, done, len)) >= 0 ||
+            (dead = rt__coll_shm_wait_all(comm, q)) >= 0)
             break;
-        l->total = total;
-        rt__copy(inl ? l->data : rt__coll_slot(cs, n, q, me), in + done, (size_t)len);
-        rt__coll_shm_post(comm, q);
-        if ((dead = rt__coll_shm_wait_all(comm, q)) >= 0)
+        int r = first ? differs(cs, n, q, total) : -1;
+        if (r >= 0) {
+            err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
             break;
-        if (first) {
-            int r = 0;
-            while (r < n && rt__coll_line(cs, n, q, r)->total == total)
-                r++;
-            if (r < n) {
-                err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
-                break;
-            }
-            if (total > ALLREDUCE_MAX)
-                return BY_MESSAGES;
         }
-        for (int r = n - 1; r >= 0; r--) {
-            const char *from = inl ? rt__coll_line(cs, n, q, r)->data : rt__coll_slot(cs, n, q, r);
-            int e = r == n - 1 ? (rt__copy(out + done, from, (size_t)len), RT_SUCCESS)
-                               : rt__op_apply(a->op, from, out + done, len / size, type);
-            if (e && !err)
-                err = rt_raise((rt_obj *)comm, e, fn, "the reduction failed");
-        }
+        if (total > ALLREDUCE_MAX)
+            return BY_MESSAGES;
+        combine(comm, q, inl, 0, len, a->op, type, (char *)a->rbuf + done, &err, fn);
         done += len;
     }
-    if (dead >= 0)
-        return rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn);
-    return err;
+    return dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : err;
 }
 
-/* The reduction to a root: each member copies chunks of its contribution as for the reduction
- * to all, but only the root waits for the others and reduces. The root's size sets the number
- * of steps (and above REDUCE_MAX, messages instead): the others learn it from its line at the
- * first step, the only step they wait for it. A member whose size differs from the root's goes
+/* The reduction to a root: each member contributes chunks as for the reduction to all, but
+ * only the root waits for the others and combines. The root's size sets the number of steps
+ * (and above REDUCE_MAX, messages instead): the others learn it from its line at the first
+ * step, the only step they wait for it. A member whose size differs from the root's goes
  * through every step with what it has and fails at the end, as does the root. */
 static int reduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
@@ -158,7 +190,6 @@ static int reduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
     int n = comm->size, me = comm->rank, root = a->root, dead = -1, err = RT_SUCCESS, bad = 0;
     rt_type *type = a->stype;
     const char *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
-    char *out = a->rbuf;
     rt_count size = type->size ? type->size : 1, total = a->scount * type->size, want = total;
     rt_count per = (rt_count)cs->slot / size * size;
     for (rt_count done = 0, first = 1; first || done < want; first = 0) {
@@ -166,13 +197,8 @@ static int reduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
         rt_count len = want > REDUCE_MAX ? 0 : want - done < per ? want - done : per;
         rt_count mine = total - done < len ? (total > done ? total - done : 0) : len;
         int inl = want <= INLINE_MAX;
-        struct rt__coll_line *l = rt__coll_line(cs, n, q, me);
-        if ((dead = rt__coll_shm_wait_all(comm, q - (inl ? LANES : DATA_LANES) + 1)) >= 0)
+        if ((dead = contribute(comm, q, total, total > REDUCE_MAX, inl, type, in, done, mine)) >= 0)
             break;
-        l->total = total;
-        l->mode = total > REDUCE_MAX;
-        rt__copy(inl ? l->data : rt__coll_slot(cs, n, q, me), in + done, (size_t)mine);
-        rt__coll_shm_post(comm, q);
         if (me != root) {
             if (first) {
                 if ((dead = rt__coll_shm_wait(comm, root, q)) >= 0)
@@ -186,26 +212,98 @@ static int reduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
                     err = mismatch(comm, total, want, root, fn);
             }
         } else {
-            if (first && l->mode)
+            if (first && total > REDUCE_MAX)
                 return BY_MESSAGES;
             if ((dead = rt__coll_shm_wait_all(comm, q)) >= 0)
                 break;
-            for (int r = 0; first && r < n && !bad; r++)
-                if (rt__coll_line(cs, n, q, r)->total != total)
-                    bad = 1, err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
-            for (int r = n - 1; r >= 0 && !bad; r--) {
-                const char *from = inl ? rt__coll_line(cs, n, q, r)->data : rt__coll_slot(cs, n, q, r);
-                int e = r == n - 1 ? (rt__copy(out + done, from, (size_t)len), RT_SUCCESS)
-                                   : rt__op_apply(a->op, from, out + done, len / size, type);
-                if (e && !err)
-                    err = rt_raise((rt_obj *)comm, e, fn, "the reduction failed");
-            }
+            int r = first ? differs(cs, n, q, total) : -1;
+            if (r >= 0)
+                bad = 1, err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
+            if (!bad)
+                combine(comm, q, inl, 0, len, a->op, type, (char *)a->rbuf + done, &err, fn);
         }
         done += len;
     }
-    if (dead >= 0)
-        return rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn);
-    return err;
+    return dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : err;
+}
+
+/* The reduction then scatter (block or v): every member contributes the whole vector in
+ * chunks as for the reduction to all, and combines only the part of each chunk that falls in
+ * its own block, into its result (the block's start). The first step's sizes are compared by
+ * everyone. Only for types whose elements are one run of bytes, at most SLOT_MIN. */
+static int reduce_scatter(rt_comm *comm, const rt__coll_args *a, const char *fn)
+{
+    struct rt__coll_shm *cs = comm->cshm;
+    int n = comm->size, me = comm->rank, dead = -1, err = RT_SUCCESS, v = a->rcounts.p != NULL;
+    rt_type *type = a->stype;
+    const char *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
+    rt_count size = type->size ? type->size : 1, total = 0, lo = 0, hi = 0;
+    for (int r = 0; r < n; r++) {
+        rt_count c = (v ? rt_counts_get(a->rcounts, (size_t)r) : a->rcount) * type->size;
+        if (r == me)
+            lo = total, hi = total + c;
+        total += c;
+    }
+    rt_count per = (rt_count)cs->slot / size * size;
+    int inl = total <= INLINE_MAX;
+    for (rt_count done = 0, first = 1; first || done < total; first = 0) {
+        uint32_t q = ++cs->seq;
+        rt_count len = total - done < per ? total - done : per;
+        if ((dead = contribute(comm, q, total, 0, inl, type, in, done, len)) >= 0 ||
+            (dead = rt__coll_shm_wait_all(comm, q)) >= 0)
+            break;
+        int r = first ? differs(cs, n, q, total) : -1;
+        if (r >= 0) {
+            err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
+            break;
+        }
+        rt_count from = done > lo ? done : lo, to = done + len < hi ? done + len : hi;
+        if (from < to) /* (in place: the result goes below what is still to contribute) */
+            combine(comm, q, inl, from - done, to - from, a->op, type, (char *)a->rbuf + (from - lo), &err, fn);
+        done += len;
+    }
+    return dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : err;
+}
+
+/* The gather to all (not v): every member contributes a chunk of its block per step and, once
+ * all have, unpacks every member's chunk into that member's block of its result. The blocks'
+ * sizes are compared by everyone at the first step (all equal, else every member fails); a
+ * member whose receive signature expects another size takes what fits and fails at the end.
+ * Blocks above ALLGATHER_MAX go as messages. */
+static int allgather(rt_comm *comm, const rt__coll_args *a, const char *fn)
+{
+    struct rt__coll_shm *cs = comm->cshm;
+    int n = comm->size, me = comm->rank, dead = -1, err = RT_SUCCESS, in_place = a->sbuf == RT_IN_PLACE;
+    rt_type *st = in_place ? a->rtype : a->stype, *rt = a->rtype;
+    const void *in = in_place ? rt__coll_at(a->rbuf, (rt_count)me * a->rcount, rt) : a->sbuf;
+    rt_count total = (in_place ? a->rcount : a->scount) * st->size, expect = a->rcount * rt->size;
+    rt_count per = (rt_count)cs->slot;
+    int inl = total <= INLINE_MAX, contig = rt__type_contig(rt);
+    for (rt_count done = 0, first = 1; first || done < total; first = 0) {
+        uint32_t q = ++cs->seq;
+        rt_count len = total > ALLGATHER_MAX ? 0 : total - done < per ? total - done : per;
+        if ((dead = contribute(comm, q, total, 0, inl, st, in, done, len)) >= 0 ||
+            (dead = rt__coll_shm_wait_all(comm, q)) >= 0)
+            break;
+        if (first) {
+            int r = differs(cs, n, q, total);
+            if (r >= 0) {
+                err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
+                break;
+            }
+            if (total > ALLGATHER_MAX)
+                return BY_MESSAGES;
+            err = mismatch(comm, expect, total, me ? 0 : n - 1, fn); /* (every block has total bytes) */
+        }
+        rt_count fit = expect - done < len ? (expect > done ? expect - done : 0) : len;
+        for (int r = 0; r < n; r++) {
+            char *block = rt__coll_at(a->rbuf, (rt_count)r * a->rcount, rt);
+            if (!(in_place && r == me))
+                part(rt, contig, block, done, fit, chunk(cs, n, q, r, inl), 0);
+        }
+        done += len;
+    }
+    return dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : err;
 }
 
 typedef int run_fn(rt_comm *comm, const rt__coll_args *a, const char *fn);
@@ -236,6 +334,16 @@ static run_fn *shm_form(rt_comm *comm, rt__coll_build_fn build, const rt__coll_a
             *err = rt__coll_bad_in_place(comm, fn, "recvbuf");
         return reduce;
     }
+    if (build == rt__build_reduce_scatter && rt__type_contig(a->stype) && a->stype->size <= SLOT_MIN) {
+        *err = rt__op_check(a->op, a->stype, (rt_obj *)comm, fn);
+        if (!*err && a->rcounts.p)
+            *err = rt__coll_check_counts(comm, a->rcounts, comm->size, fn, "recvcounts");
+        if (!*err && a->rbuf == RT_IN_PLACE)
+            *err = rt__coll_bad_in_place(comm, fn, "recvbuf");
+        return reduce_scatter;
+    }
+    if (build == rt__build_allgather && !a->varies)
+        return allgather;
     return NULL;
 }
 
