@@ -131,6 +131,24 @@ static int differs(const struct rt__coll_shm *cs, int n, uint32_t q, rt_count to
     return -1;
 }
 
+/* A step in which every member contributes (as contribute) and then waits for all. Returns 0
+ * to go on, or 1 to stop with *err set (unless set already): a member failed, or, at the
+ * first step, the members' sizes differ (every member sees that, and fails). */
+static int exchange(rt_comm *comm, uint32_t q, int first, rt_count total, int inl, rt_type *t, const void *buf,
+                    rt_count off, rt_count len, int *err, const char *fn)
+{
+    int dead = contribute(comm, q, total, 0, inl, t, buf, off, len), r = -1, e = RT_SUCCESS;
+    if (dead < 0)
+        dead = rt__coll_shm_wait_all(comm, q);
+    if (dead >= 0)
+        e = rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn);
+    else if (first && (r = differs(comm->cshm, comm->size, q, total)) >= 0)
+        e = mismatch(comm, total, rt__coll_line(comm->cshm, comm->size, q, r)->total, r, fn);
+    if (e && !*err)
+        *err = e;
+    return e != RT_SUCCESS;
+}
+
 /* Reduces bytes [off, off + len) of every member's chunk of step q in rank order into out,
  * a(0) op (a(1) op ...): the same operations on every member, so the same bits everywhere.
  * *err: the first error, raised. */
@@ -154,7 +172,7 @@ static void combine(rt_comm *comm, uint32_t q, int inl, rt_count off, rt_count l
 static int allreduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
     struct rt__coll_shm *cs = comm->cshm;
-    int n = comm->size, dead = -1, err = RT_SUCCESS;
+    int err = RT_SUCCESS;
     rt_type *type = a->stype;
     const char *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
     rt_count size = type->size ? type->size : 1, total = a->scount * type->size;
@@ -163,20 +181,14 @@ static int allreduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
     for (rt_count done = 0, first = 1; first || done < total; first = 0) {
         uint32_t q = ++cs->seq;
         rt_count len = total > ALLREDUCE_MAX ? 0 : total - done < per ? total - done : per;
-        if ((dead = contribute(comm, q, total, 0, inl, type, in, done, len)) >= 0 ||
-            (dead = rt__coll_shm_wait_all(comm, q)) >= 0)
+        if (exchange(comm, q, (int)first, total, inl, type, in, done, len, &err, fn))
             break;
-        int r = first ? differs(cs, n, q, total) : -1;
-        if (r >= 0) {
-            err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
-            break;
-        }
         if (total > ALLREDUCE_MAX)
             return BY_MESSAGES;
         combine(comm, q, inl, 0, len, a->op, type, (char *)a->rbuf + done, &err, fn);
         done += len;
     }
-    return dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : err;
+    return err;
 }
 
 /* The reduction to a root: each member contributes chunks as for the reduction to all, but
@@ -234,7 +246,7 @@ static int reduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
 static int reduce_scatter(rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
     struct rt__coll_shm *cs = comm->cshm;
-    int n = comm->size, me = comm->rank, dead = -1, err = RT_SUCCESS, v = a->rcounts.p != NULL;
+    int n = comm->size, me = comm->rank, err = RT_SUCCESS, v = a->rcounts.p != NULL;
     rt_type *type = a->stype;
     const char *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
     rt_count size = type->size ? type->size : 1, total = 0, lo = 0, hi = 0;
@@ -249,20 +261,14 @@ static int reduce_scatter(rt_comm *comm, const rt__coll_args *a, const char *fn)
     for (rt_count done = 0, first = 1; first || done < total; first = 0) {
         uint32_t q = ++cs->seq;
         rt_count len = total - done < per ? total - done : per;
-        if ((dead = contribute(comm, q, total, 0, inl, type, in, done, len)) >= 0 ||
-            (dead = rt__coll_shm_wait_all(comm, q)) >= 0)
+        if (exchange(comm, q, (int)first, total, inl, type, in, done, len, &err, fn))
             break;
-        int r = first ? differs(cs, n, q, total) : -1;
-        if (r >= 0) {
-            err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
-            break;
-        }
         rt_count from = done > lo ? done : lo, to = done + len < hi ? done + len : hi;
         if (from < to) /* (in place: the result goes below what is still to contribute) */
             combine(comm, q, inl, from - done, to - from, a->op, type, (char *)a->rbuf + (from - lo), &err, fn);
         done += len;
     }
-    return dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : err;
+    return err;
 }
 
 /* The gather to all (not v): every member contributes a chunk of its block per step and, once
@@ -273,7 +279,7 @@ static int reduce_scatter(rt_comm *comm, const rt__coll_args *a, const char *fn)
 static int allgather(rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
     struct rt__coll_shm *cs = comm->cshm;
-    int n = comm->size, me = comm->rank, dead = -1, err = RT_SUCCESS, in_place = a->sbuf == RT_IN_PLACE;
+    int n = comm->size, me = comm->rank, err = RT_SUCCESS, in_place = a->sbuf == RT_IN_PLACE;
     rt_type *st = in_place ? a->rtype : a->stype, *rt = a->rtype;
     const void *in = in_place ? rt__coll_at(a->rbuf, (rt_count)me * a->rcount, rt) : a->sbuf;
     rt_count total = (in_place ? a->rcount : a->scount) * st->size, expect = a->rcount * rt->size;
@@ -282,18 +288,12 @@ static int allgather(rt_comm *comm, const rt__coll_args *a, const char *fn)
     for (rt_count done = 0, first = 1; first || done < total; first = 0) {
         uint32_t q = ++cs->seq;
         rt_count len = total > ALLGATHER_MAX ? 0 : total - done < per ? total - done : per;
-        if ((dead = contribute(comm, q, total, 0, inl, st, in, done, len)) >= 0 ||
-            (dead = rt__coll_shm_wait_all(comm, q)) >= 0)
+        if (exchange(comm, q, (int)first, total, inl, st, in, done, len, &err, fn))
             break;
         if (first) {
-            int r = differs(cs, n, q, total);
-            if (r >= 0) {
-                err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
-                break;
-            }
             if (total > ALLGATHER_MAX)
                 return BY_MESSAGES;
-            err = mismatch(comm, expect, total, me ? 0 : n - 1, fn); /* (every block has total bytes) */
+            err = mismatch(comm, expect, total, me ? 0 : n - 1, fn); /* (all blocks have total bytes) */
         }
         rt_count fit = expect - done < len ? (expect > done ? expect - done : 0) : len;
         for (int r = 0; r < n; r++) {
@@ -303,7 +303,7 @@ static int allgather(rt_comm *comm, const rt__coll_args *a, const char *fn)
         }
         done += len;
     }
-    return dead >= 0 ? rt__coll_error(comm, RT_X_ERR_PROC_FAILED, dead, NULL, fn) : err;
+    return err;
 }
 
 typedef int run_fn(rt_comm *comm, const rt__coll_args *a, const char *fn);
