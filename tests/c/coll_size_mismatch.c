@@ -96,6 +96,18 @@ int main(int argc, char **argv)
     if (me == 0)
         check_mismatch(rc, "MPI_Reduce", 1);
     in_step(round++);
+    /* the same with contributions of several chunks: the last rank's longer, then shorter */
+    int *big = calloc(40000, sizeof *big), *bigout = calloc(40000, sizeof *bigout);
+    CHECK(big && bigout, "out of memory");
+    for (int longer = 1; longer >= 0; longer--) {
+        int count = me != np - 1 ? 20000 : longer ? 40000 : 1;
+        rc = MPI_Reduce(big, bigout, count, MPI_INT, MPI_SUM, 0, comm);
+        if (me == 0)
+            check_mismatch(rc, "MPI_Reduce", longer);
+        in_step(round++);
+    }
+    free(big);
+    free(bigout);
 
     CHECK_SUCCESS(MPI_Comm_free(&comm));
     MPI_Finalize();

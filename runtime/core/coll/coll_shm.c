@@ -221,7 +221,7 @@ void rt__coll_shm_make(rt_comm *comm)
         free(cs);
         return;
     }
-    *cs = (struct rt__coll_shm){p, (char *)p + lines, slot, bytes, 0, 0};
+    *cs = (struct rt__coll_shm){.lines = p, .data = (char *)p + lines, .slot = slot, .bytes = bytes};
     comm->cshm = cs;
 }
 

@@ -17,7 +17,7 @@
  * when the data do not fit in its line). */
 #define LANES 64
 #define DATA_LANES 4
-#define INLINE_MAX 40    /* data bytes a header line carries itself (one cache line to read) */
+#define INLINE_MAX 232   /* data bytes a header line carries itself (40 in its first cache line) */
 #define SLOT_MIN 1024    /* data bytes of a rank's slot: SLOT_BYTES / size in these bounds */
 #define SLOT_MAX 16384
 #define SLOT_BYTES 65536
@@ -30,6 +30,8 @@ struct rt__coll_line {
     int64_t mode;      /* a collective's own use (a broadcast: its data go as messages) */
     char data[INLINE_MAX];
 };
+
+_Static_assert(sizeof(struct rt__coll_line) == 256, "a header line is four cache lines");
 
 /* A communicator's region (comm->cshm). all: the last step whose posts by every member this
  * process has seen; seq: the last step this process began. */

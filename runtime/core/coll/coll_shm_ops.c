@@ -9,7 +9,6 @@
  * through the region that tells every member so (the root's size, or every member's). */
 #define BCAST_MAX 65536
 #define ALLREDUCE_MAX 65536
-#define REDUCE_MAX 65536
 #define ALLGATHER_MAX 65536 /* (each member's block) */
 
 /* A collective's answer when its data go as messages (rt__coll_run's schedule). */
@@ -117,7 +116,8 @@ static int contribute(rt_comm *comm, uint32_t q, rt_count total, int64_t mode, i
     struct rt__coll_line *l = rt__coll_line(cs, comm->size, q, comm->rank);
     l->total = total;
     l->mode = mode;
-    part(t, rt__type_contig(t), (char *)buf, off, len, chunk(cs, comm->size, q, comm->rank, inl), 1);
+    if (len > 0)
+        part(t, rt__type_contig(t), (char *)buf, off, len, chunk(cs, comm->size, q, comm->rank, inl), 1);
     rt__coll_shm_post(comm, q);
     return -1;
 }
@@ -192,47 +192,48 @@ static int allreduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
 }
 
 /* The reduction to a root: each member contributes chunks as for the reduction to all, but
- * only the root waits for the others and combines. The root's size sets the number of steps
- * (and above REDUCE_MAX, messages instead): the others learn it from its line at the first
- * step, the only step they wait for it. A member whose size differs from the root's goes
- * through every step with what it has and fails at the end, as does the root. */
+ * only the root waits for the others and combines. The root posts its first step only once it
+ * has seen every member's size, with its verdict (mode 1: a size differs; then every member
+ * stops after that step and the root fails). A member whose contribution takes one step
+ * leaves once it is posted (it takes one step either way); a larger one waits for the root's
+ * first post: for the verdict, then follows the root's steps. */
 static int reduce(rt_comm *comm, const rt__coll_args *a, const char *fn)
 {
     struct rt__coll_shm *cs = comm->cshm;
-    int n = comm->size, me = comm->rank, root = a->root, dead = -1, err = RT_SUCCESS, bad = 0;
+    int n = comm->size, me = comm->rank, root = a->root, dead = -1, err = RT_SUCCESS;
     rt_type *type = a->stype;
     const char *in = a->sbuf == RT_IN_PLACE ? a->rbuf : a->sbuf;
-    rt_count size = type->size ? type->size : 1, total = a->scount * type->size, want = total;
+    rt_count size = type->size ? type->size : 1, total = a->scount * type->size;
     rt_count per = (rt_count)cs->slot / size * size;
-    for (rt_count done = 0, first = 1; first || done < want; first = 0) {
+    int inl = total <= INLINE_MAX;
+    for (rt_count done = 0, first = 1; first || done < total; first = 0) {
         uint32_t q = ++cs->seq;
-        rt_count len = want > REDUCE_MAX ? 0 : want - done < per ? want - done : per;
-        rt_count mine = total - done < len ? (total > done ? total - done : 0) : len;
-        int inl = want <= INLINE_MAX;
-        if ((dead = contribute(comm, q, total, total > REDUCE_MAX, inl, type, in, done, mine)) >= 0)
+        rt_count len = total - done < per ? total - done : per;
+        struct rt__coll_line *l = rt__coll_line(cs, n, q, me);
+        if ((dead = rt__coll_shm_wait_all(comm, q - (inl ? LANES : DATA_LANES) + 1)) >= 0)
             break;
+        l->total = total;
+        l->mode = 0;
+        part(type, 1, (char *)in, done, len, chunk(cs, n, q, me, inl), 1);
         if (me != root) {
-            if (first) {
-                if ((dead = rt__coll_shm_wait(comm, root, q)) >= 0)
+            rt__coll_shm_post(comm, q);
+            if (first && total > per) { /* more steps: as many as the root's, unless it stops */
+                if ((dead = rt__coll_shm_wait(comm, root, q)) >= 0 || rt__coll_line(cs, n, q, root)->mode)
                     break;
-                struct rt__coll_line *h = rt__coll_line(cs, n, q, root);
-                if (h->mode)
-                    return BY_MESSAGES;
-                want = h->total; /* the steps follow the root's size from here */
-                len = want - done < per ? want - done : per;
-                if (want != total)
-                    err = mismatch(comm, total, want, root, fn);
             }
         } else {
-            if (first && total > REDUCE_MAX)
-                return BY_MESSAGES;
-            if ((dead = rt__coll_shm_wait_all(comm, q)) >= 0)
-                break;
-            int r = first ? differs(cs, n, q, total) : -1;
-            if (r >= 0)
-                bad = 1, err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
-            if (!bad)
+            for (int r = 0; r < n && dead < 0; r++)
+                dead = r == me ? -1 : rt__coll_shm_wait(comm, r, q);
+            int r = dead < 0 && first ? differs(cs, n, q, total) : -1;
+            if (r >= 0) {
+                err = mismatch(comm, total, rt__coll_line(cs, n, q, r)->total, r, fn);
+                l->mode = 1;
+            } else if (dead < 0) {
                 combine(comm, q, inl, 0, len, a->op, type, (char *)a->rbuf + done, &err, fn);
+            }
+            rt__coll_shm_post(comm, q);
+            if (dead >= 0 || r >= 0)
+                break;
         }
         done += len;
     }
