@@ -357,11 +357,10 @@ int rt__coll_shm_run(rt_comm *comm, rt__coll_build_fn build, const rt__coll_args
         return 0;
     if ((*err = rt__coll_agree(comm, build, a, *err, fn)) != RT_SUCCESS)
         return 1;
-    if (!comm->cshm) { /* the first collective through it: every member makes the region */
+    if (!comm->cshm) /* the first collective through it: every member makes the region */
         rt__coll_shm_make(comm);
-        if (comm->cshm == RT__COLL_SHM_OFF)
-            return 0;
-    }
+    if (comm->cshm == RT__COLL_SHM_OFF) /* (or the check's allreduce just tried) */
+        return 0;
     *err = run(comm, a, fn);
     return *err != BY_MESSAGES;
 }
