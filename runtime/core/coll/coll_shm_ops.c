@@ -103,11 +103,11 @@ static char *chunk(const struct rt__coll_shm *cs, int n, uint32_t q, int r, int 
     return inl ? rt__coll_line(cs, n, q, r)->data : rt__coll_slot(cs, n, q, r);
 }
 
-/* This process's part of step q: once it may write there, its size (total), mode and bytes
- * [off, off + len) of the packed stream of elements of t at buf as its chunk, then the post.
- * Returns -1, or the rank of comm that failed. */
-static int contribute(rt_comm *comm, uint32_t q, rt_count total, int64_t mode, int inl, rt_type *t, const void *buf,
-                      rt_count off, rt_count len)
+/* This process's part of step q: once it may write there, its size (total) and bytes [off, off
+ * + len) of the packed stream of elements of t at buf as its chunk, then the post. Returns -1,
+ * or the rank of comm that failed. */
+static int contribute(rt_comm *comm, uint32_t q, rt_count total, int inl, rt_type *t, const void *buf, rt_count off,
+                      rt_count len)
 {
     struct rt__coll_shm *cs = comm->cshm;
     int dead = rt__coll_shm_wait_all(comm, q - (inl ? LANES : DATA_LANES) + 1);
@@ -115,9 +115,8 @@ static int contribute(rt_comm *comm, uint32_t q, rt_count total, int64_t mode, i
         return dead;
     struct rt__coll_line *l = rt__coll_line(cs, comm->size, q, comm->rank);
     l->total = total;
-    l->mode = mode;
-    if (len > 0)
-        part(t, rt__type_contig(t), (char *)buf, off, len, chunk(cs, comm->size, q, comm->rank, inl), 1);
+    l->mode = 0;
+    part(t, rt__type_contig(t), (char *)buf, off, len, chunk(cs, comm->size, q, comm->rank, inl), 1);
     rt__coll_shm_post(comm, q);
     return -1;
 }
@@ -137,7 +136,7 @@ static int differs(const struct rt__coll_shm *cs, int n, uint32_t q, rt_count to
 static int exchange(rt_comm *comm, uint32_t q, int first, rt_count total, int inl, rt_type *t, const void *buf,
                     rt_count off, rt_count len, int *err, const char *fn)
 {
-    int dead = contribute(comm, q, total, 0, inl, t, buf, off, len), r = -1, e = RT_SUCCESS;
+    int dead = contribute(comm, q, total, inl, t, buf, off, len), r = -1, e = RT_SUCCESS;
     if (dead < 0)
         dead = rt__coll_shm_wait_all(comm, q);
     if (dead >= 0)
